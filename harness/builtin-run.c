@@ -1,0 +1,447 @@
+/*
+ * cmabench run: scenario -> plan -> kernels and image -> one VM per run ->
+ * results/<run-id>/. Results are written under results/.tmp-<run-id> and
+ * renamed when every run has ended; a failed run is recorded and the others
+ * go on.
+ */
+#include "builtin.h"
+#include "history.h"
+#include "image.h"
+#include "kbuild.h"
+#include "signals.h"
+#include "vm.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+struct run_ctx {
+	const struct cmb_env *env;
+	struct kernel kernels[8];
+	int kernel_ok[8];
+	char *image;
+	const char *accel;
+	char *accel_reason;
+	char *qemu_version;
+	char *results_root;
+	char *run_id;
+	char *tmpdir;
+	char *finaldir;
+	double kvm_probe_s;
+};
+
+static struct kernel *kernel_for(struct run_ctx *ctx, const char *variant, int *ok)
+{
+	for (unsigned int i = 0; i < kvariants_count; i++)
+		if (!strcmp(kvariants[i].name, variant)) {
+			*ok = ctx->kernel_ok[i];
+			return &ctx->kernels[i];
+		}
+	*ok = 0;
+	return NULL;
+}
+
+static int build_kernels(struct run_ctx *ctx, const struct plan *plan)
+{
+	int built = 0;
+
+	for (unsigned int i = 0; i < kvariants_count; i++) {
+		bool needed = false;
+
+		for (size_t r = 0; r < plan->n; r++)
+			needed |= !strcmp(plan->runs[r].spec->kernel, kvariants[i].name);
+		if (!needed)
+			continue;
+		ctx->kernel_ok[i] = kbuild_get(ctx->env, &kvariants[i], &ctx->kernels[i]) == 0;
+		built += ctx->kernel_ok[i];
+		if (interrupted())
+			return -1;
+	}
+	return built ? 0 : -1;
+}
+
+static void choose_accel(struct run_ctx *ctx)
+{
+	const char *pref = ctx->env->accel;
+	const char *kernel = NULL;
+
+	for (unsigned int i = 0; i < kvariants_count && !kernel; i++)
+		if (ctx->kernel_ok[i])
+			kernel = ctx->kernels[i].bzimage;
+	if (!strcmp(pref, "tcg") || !strcmp(pref, "kvm")) {
+		ctx->accel = pref;
+		ctx->accel_reason = xasprintf("chosen with --accel=%s", pref);
+		return;
+	}
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		ctx->accel = "tcg";
+		ctx->accel_reason = xstrdup("no usable /dev/kvm");
+		return;
+	}
+	printf("[accel] probing KVM (at most %.0f s)\n", ctx->kvm_probe_s);
+	if (kernel && vm_probe_kvm(ctx->env->qemu, kernel, ctx->kvm_probe_s)) {
+		ctx->accel = "kvm";
+		ctx->accel_reason = xstrdup("KVM probe booted a kernel");
+	} else {
+		ctx->accel = "tcg";
+		ctx->accel_reason = xasprintf("KVM probe saw no kernel output within %.0f s",
+					      ctx->kvm_probe_s);
+	}
+	printf("[accel] using %s: %s\n", ctx->accel, ctx->accel_reason);
+}
+
+/* With stamp: "20261203-142501" (run ids); without: ISO 8601. */
+static char *utc_now(bool stamp)
+{
+	char buf[64];
+	time_t t = time(NULL);
+
+	if (stamp)
+		strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", gmtime(&t));
+	else
+		strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	return xstrdup(buf);
+}
+
+static json_object *host_info(void)
+{
+	struct utsname u;
+	json_object *h = json_object_new_object();
+	char *cpuinfo = read_file("/proc/cpuinfo", NULL);
+
+	if (!uname(&u)) {
+		json_object_object_add(h, "name", json_object_new_string(u.nodename));
+		json_object_object_add(h, "kernel", json_object_new_string(u.release));
+		json_object_object_add(h, "machine", json_object_new_string(u.machine));
+	}
+	json_object_object_add(h, "cpus", json_object_new_int(sysconf(_SC_NPROCESSORS_ONLN)));
+	if (cpuinfo) {
+		char *m = strstr(cpuinfo, "model name");
+
+		if (m && (m = strchr(m, ':'))) {
+			m += 2;
+			m[strcspn(m, "\n")] = '\0';
+			json_object_object_add(h, "cpu", json_object_new_string(m));
+		}
+		free(cpuinfo);
+	}
+	return h;
+}
+
+/* The run's share: plan/steps and the fio job file, read by the guest init. */
+static int write_guest_plan(const struct cmb_env *env, const struct run *r, const char *dir)
+{
+	char *plan = path_join(dir, "plan");
+	char *steps = path_join(plan, "steps");
+	int rc = mkdir_p(plan) || write_file(steps, r->steps, strlen(r->steps));
+
+	if (!rc && r->spec->fio) {
+		char *rel = xasprintf("workloads/fio/%s", r->spec->fio);
+		char *src = env_src(env, rel);
+		char *dst = path_join(plan, r->spec->fio);
+
+		rc = copy_file(src, dst);
+		free(rel);
+		free(src);
+		free(dst);
+	}
+	free(plan);
+	free(steps);
+	return rc;
+}
+
+static char *make_scratch(const struct cmb_env *env, const struct run *r, const char *tag)
+{
+	char *dir = env_cache(env, "tmp");
+	char *img = xasprintf("%s/scratch-%s-%d.img", dir, tag, (int)getpid());
+	char size[32];
+	char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "scratch", img, size, NULL };
+
+	snprintf(size, sizeof(size), "%lluM", (unsigned long long)(r->spec->scratch >> 20));
+	mkdir_p(dir);
+	free(dir);
+	if (run_cmd(argv, NULL, NULL, NULL, NULL)) {
+		err_msg("mkfs.ext4 of the scratch disk %s failed", img);
+		unlink(img);
+		free(img);
+		return NULL;
+	}
+	return img;
+}
+
+static void print_tail(const char *path, int lines)
+{
+	char n[16];
+	char *argv[] = { "tail", "-n", n, (char *)path, NULL };
+
+	snprintf(n, sizeof(n), "%d", lines);
+	fprintf(stderr, "---- last %d console lines (%s) ----\n", lines, path);
+	run_cmd(argv, NULL, NULL, NULL, NULL);
+	fprintf(stderr, "----\n");
+}
+
+static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx, size_t total)
+{
+	const struct run_spec *s = r->spec;
+	char *dir = xasprintf("%s/runs/%s", ctx->tmpdir, r->name);
+	char *console = path_join(dir, "console.log");
+	char *label = xasprintf("run %zu/%zu %s/%s", idx + 1, total, r->scn->name, r->name);
+	char *hkey = xasprintf("vm.%s.%s", r->scn->name, s->section);
+	char *started = utc_now(false);
+	json_object *m = json_object_new_object();
+	struct strlist qargv = { 0 };
+	struct vm_result res = { .kernel_seconds = -1, .init_seconds = -1 };
+	const char *status;
+	char *scratch = NULL;
+	int kok;
+	struct kernel *k = kernel_for(ctx, s->kernel, &kok);
+	double estimate = history_get(ctx->env, hkey);
+
+	if (estimate <= 0)
+		estimate = 20 + s->fio_runtime + (s->fio ? s->fio_size / (40.0 * (1 << 20)) : 0);
+	mkdir_p(dir);
+	json_object_object_add(m, "scenario", json_object_new_string(r->scn->name));
+	json_object_object_add(m, "section", json_object_new_string(s->section));
+	json_object_object_add(m, "repetition", json_object_new_int(r->rep));
+	if (s->description)
+		json_object_object_add(m, "description", json_object_new_string(s->description));
+	json_object_object_add(m, "kernel_variant", json_object_new_string(s->kernel));
+	if (kok) {
+		json_object_object_add(m, "kernel_version", json_object_new_string(k->version));
+		json_object_object_add(m, "kernel_build_key", json_object_new_string(k->key));
+	}
+	json_object_object_add(m, "setup", json_object_new_string(setup_name(s->setup)));
+	json_object_object_add(m, "area_bytes", json_object_new_int64(s->area));
+	json_object_object_add(m, "guest_memory_mib", json_object_new_int64(r->mem_mib));
+	json_object_object_add(m, "guest_cpus", json_object_new_int(s->cpus));
+	json_object_object_add(m, "cmdline", json_object_new_string(r->cmdline));
+	json_object_object_add(m, "qemu_version", json_object_new_string(ctx->qemu_version));
+	json_object_object_add(m, "accelerator", json_object_new_string(ctx->accel));
+	json_object_object_add(m, "accelerator_reason", json_object_new_string(ctx->accel_reason));
+	json_object_object_add(m, "date", json_object_new_string(started));
+	json_object_object_add(m, "host", host_info());
+
+	if (!kok) {
+		status = "kernel-build-failed";
+		printf("[%s] skipped: kernel %s did not build\n", label, s->kernel);
+		goto record;
+	}
+	if (write_guest_plan(ctx->env, r, dir) || !(scratch = make_scratch(ctx->env, r, r->name))) {
+		status = "setup-failed";
+		goto record;
+	}
+	struct vm_config vc = {
+		.qemu = ctx->env->qemu, .accel = ctx->accel, .mem_mib = r->mem_mib,
+		.cpus = s->cpus, .kernel = k->bzimage, .cmdline = r->cmdline,
+		.root_img = ctx->image, .scratch_img = scratch, .share_dir = dir,
+		.console_log = console, .timeout_s = s->timeout, .label = label,
+		.estimate_s = estimate,
+	};
+	vm_argv(&vc, &qargv);
+	{
+		json_object *a = json_object_new_array();
+
+		for (size_t i = 0; i < qargv.n; i++)
+			json_object_array_add(a, json_object_new_string(qargv.v[i]));
+		json_object_object_add(m, "qemu_argv", a);
+	}
+	vm_run(&vc, &res);
+	status = vm_status_name(res.status);
+	if (res.status == VM_OK)
+		history_set(ctx->env, hkey, res.seconds);
+	else if (res.status != VM_INTERRUPTED) {
+		err_msg("%s/%s: %s%s%s", r->scn->name, r->name, status,
+			res.problem[0] ? ": " : "", res.problem);
+		print_tail(console, 25);
+	}
+	json_object_object_add(m, "seconds", json_object_new_double(res.seconds));
+	json_object_object_add(m, "kernel_start_seconds", json_object_new_double(res.kernel_seconds));
+	json_object_object_add(m, "init_start_seconds", json_object_new_double(res.init_seconds));
+	json_object_object_add(m, "kernel_warnings", json_object_new_int(res.warnings));
+	if (res.problem[0])
+		json_object_object_add(m, "problem", json_object_new_string(res.problem));
+record:
+	json_object_object_add(m, "status", json_object_new_string(status));
+	{
+		char *meta = path_join(dir, "metadata.json");
+		char *st = path_join(dir, "status");
+		char *line = xasprintf("%s\n", status);
+
+		json_object_to_file_ext(meta, m, JSON_C_TO_STRING_PRETTY);
+		write_file(st, line, strlen(line));
+		free(meta);
+		free(st);
+		free(line);
+	}
+	if (scratch) {
+		unlink(scratch);
+		free(scratch);
+	}
+	sl_free(&qargv);
+	free(dir);
+	free(console);
+	free(label);
+	free(hkey);
+	free(started);
+	return m;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: cmabench run [options] SCENARIO...\n"
+		"  --only SECTION[,SECTION]  run only these sections\n"
+		"  --set KEY=VALUE           override a scenario key in every run\n"
+		"  --results DIR             results root (default: results/ in the source tree)\n"
+		"  --accel auto|kvm|tcg      accelerator (default auto: probe KVM, else TCG)\n"
+		"  --kvm-probe SECONDS       how long the KVM probe may take (default 10)\n");
+}
+
+static int finish(struct run_ctx *ctx, json_object *top, json_object *runs, size_t nfail)
+{
+	char *meta = path_join(ctx->tmpdir, "metadata.json");
+	int rc = 0;
+
+	json_object_object_add(top, "runs", runs);
+	json_object_object_add(top, "failed_runs", json_object_new_int(nfail));
+	if (json_object_to_file_ext(meta, top, JSON_C_TO_STRING_PRETTY) ||
+	    rename(ctx->tmpdir, ctx->finaldir)) {
+		err_msg("cannot complete %s: %s", ctx->finaldir, strerror(errno));
+		rc = -1;
+	}
+	free(meta);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv, struct cmb_env *env)
+{
+	static const struct option opts[] = {
+		{ "only", required_argument, NULL, 'o' },
+		{ "set", required_argument, NULL, 's' },
+		{ "results", required_argument, NULL, 'r' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "kvm-probe", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct selection sel = { 0 };
+	struct run_ctx ctx = { .env = env, .kvm_probe_s = 10 };
+	char *results = NULL;
+	json_object *top = NULL, *runs;
+	size_t nfail = 0;
+	int c, rc = 2;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:s:r:a:k:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': selection_add_only(&sel, optarg); break;
+		case 's': sl_add(&sel.sets, optarg); break;
+		case 'r': free(results); results = xstrdup(optarg); break;
+		case 'a':
+			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
+				err_msg("--accel: '%s' is not auto, kvm or tcg", optarg);
+				goto out;
+			}
+			env->accel = optarg;
+			break;
+		case 'k': ctx.kvm_probe_s = atof(optarg); break;
+		case 'h': usage(); rc = 0; goto out;
+		default: usage(); goto out;
+		}
+	}
+	if (optind >= argc) {
+		usage();
+		goto out;
+	}
+	/* Every scenario is checked before anything is built or booted. */
+	if (selection_load(env, &sel, argc - optind, argv + optind))
+		goto out;
+	plan_print(stdout, &sel.plan);
+
+	rc = 1;
+	if (build_kernels(&ctx, &sel.plan))
+		goto out;
+	ctx.image = image_get(env);
+	if (!ctx.image || interrupted())
+		goto out;
+	choose_accel(&ctx);
+	{
+		char *qv[] = { (char *)env->qemu, "--version", NULL };
+
+		ctx.qemu_version = cmd_first_line(qv);
+		if (!ctx.qemu_version)
+			ctx.qemu_version = xstrdup("unknown");
+	}
+
+	ctx.results_root = results ? abs_path(results) : env_src(env, "results");
+	{
+		char *stamp = utc_now(true);
+		struct strbuf id = { 0 };
+
+		for (size_t i = 0; i < sel.nscns; i++)
+			sb_addf(&id, "%s%s", i ? "+" : "", sel.scns[i].name);
+		sb_addf(&id, "-%s", stamp);
+		ctx.run_id = sb_detach(&id);
+		free(stamp);
+	}
+	ctx.tmpdir = xasprintf("%s/.tmp-%s", ctx.results_root, ctx.run_id);
+	ctx.finaldir = xasprintf("%s/%s", ctx.results_root, ctx.run_id);
+	if (mkdir_p(ctx.tmpdir)) {
+		err_msg("%s: %s", ctx.tmpdir, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < sel.nscns; i++) {
+		const char *base = strrchr(sel.scns[i].path, '/');
+		char *dst = path_join(ctx.tmpdir, base ? base + 1 : sel.scns[i].path);
+
+		copy_file(sel.scns[i].path, dst);
+		free(dst);
+	}
+	top = json_object_new_object();
+	json_object_object_add(top, "run_id", json_object_new_string(ctx.run_id));
+	json_object_object_add(top, "date", json_object_new_string(ctx.run_id + strlen(ctx.run_id) - 15));
+	json_object_object_add(top, "host", host_info());
+	json_object_object_add(top, "accelerator", json_object_new_string(ctx.accel));
+	json_object_object_add(top, "qemu_version", json_object_new_string(ctx.qemu_version));
+	runs = json_object_new_array();
+
+	for (size_t i = 0; i < sel.plan.n && !interrupted(); i++) {
+		json_object *m = run_one(&ctx, &sel.plan.runs[i], i, sel.plan.n);
+		json_object *st;
+
+		json_object_object_get_ex(m, "status", &st);
+		if (strcmp(json_object_get_string(st), "ok"))
+			nfail++;
+		json_object_object_add(m, "run", json_object_new_string(sel.plan.runs[i].name));
+		json_object_array_add(runs, m);
+	}
+	if (interrupted()) {
+		err_msg("interrupted: no VM left running; partial results removed (%s)", ctx.tmpdir);
+		json_object_put(runs);
+		rm_rf(ctx.tmpdir);
+		rc = 130;
+		goto out;
+	}
+	rc = finish(&ctx, top, runs, nfail) ? 1 : nfail ? 1 : 0;
+	printf("\nresults: %s\n", ctx.finaldir);
+	printf("%zu run(s), %zu ok, %zu failed\n", sel.plan.n, sel.plan.n - nfail, nfail);
+out:
+	json_object_put(top);
+	for (unsigned int i = 0; i < kvariants_count; i++)
+		kernel_free(&ctx.kernels[i]);
+	free(ctx.image);
+	free(ctx.accel_reason);
+	free(ctx.qemu_version);
+	free(ctx.results_root);
+	free(ctx.run_id);
+	free(ctx.tmpdir);
+	free(ctx.finaldir);
+	free(results);
+	selection_free(&sel);
+	return rc;
+}

@@ -1,0 +1,29 @@
+/* One function per subcommand, each in builtin-<name>.c; cmabench.c lists them. */
+#ifndef CMB_BUILTIN_H
+#define CMB_BUILTIN_H
+
+#include "env.h"
+#include "plan.h"
+
+int cmd_build(int argc, char **argv, struct cmb_env *env);
+int cmd_image(int argc, char **argv, struct cmb_env *env);
+int cmd_plan(int argc, char **argv, struct cmb_env *env);
+int cmd_run(int argc, char **argv, struct cmb_env *env);
+
+/* Options shared by plan and run: scenarios, --only, --set. */
+struct selection {
+	struct scenario *scns;
+	size_t nscns;
+	struct plan plan;
+	struct strlist only, sets;
+};
+
+/* Resolves a scenario argument: a path, or a name in workloads/scenarios/. */
+char *scenario_path(const struct cmb_env *env, const char *arg);
+/* Loads, overrides and expands; prints every error and returns non-zero on any. */
+int selection_load(const struct cmb_env *env, struct selection *sel, int argc, char **argv);
+/* --only A,B */
+void selection_add_only(struct selection *sel, const char *list);
+void selection_free(struct selection *sel);
+
+#endif

@@ -1,0 +1,503 @@
+#include "kbuild.h"
+#include "hash.h"
+#include "history.h"
+#include "kconfig.h"
+#include "progress.h"
+#include "signals.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Bump when the recipe below changes in a way that changes the output. */
+#define RECIPE "cmabench-kbuild-1"
+
+/* Lines of kernel-patches/series: patch file names, '#' comments. */
+static int read_series(const struct cmb_env *env, struct strlist *patches, struct strbuf *errs)
+{
+	char *series = env_src(env, "kernel-patches/series");
+	char *text = read_file(series, NULL);
+	char *save = NULL;
+	int lineno = 0;
+
+	if (!text) {
+		sb_addf(errs, "%s: cannot read: %s\n", series, strerror(errno));
+		free(series);
+		return -1;
+	}
+	for (char *l = text; l; l = save) {
+		char *nl = strchr(l, '\n');
+
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		l = rtrim(l);
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (!*l || *l == '#')
+			continue;
+		char *p = path_join(env->srcdir, "kernel-patches");
+		char *full = path_join(p, l);
+
+		free(p);
+		if (!path_exists(full)) {
+			sb_addf(errs, "%s:%d: no such patch: %s\n", series, lineno, full);
+			free(full);
+			free(text);
+			free(series);
+			return -1;
+		}
+		sl_add(patches, full);
+		free(full);
+	}
+	free(text);
+	free(series);
+	return 0;
+}
+
+static char *fragment_path(const struct cmb_env *env, const char *name)
+{
+	char *rel = xasprintf("kernel-patches/configs/%s", name);
+	char *p = env_src(env, rel);
+
+	free(rel);
+	return p;
+}
+
+static int hash_source(const struct cmb_env *env, struct hash *h, struct strbuf *errs)
+{
+	if (is_dir(env->linux_source)) {
+		/* A tree: its identity is its path, Makefile and git commit. */
+		char *abs = abs_path(env->linux_source);
+		char *mk = path_join(abs, "Makefile");
+		char *argv[] = { "git", "-C", abs, "describe", "--always", "--dirty", NULL };
+		char *head = cmd_first_line(argv);
+
+		hash_str(h, abs);
+		if (hash_file(h, mk)) {
+			sb_addf(errs, "%s: not a kernel tree (no Makefile)\n", abs);
+			free(abs);
+			free(mk);
+			free(head);
+			return -1;
+		}
+		hash_str(h, head ? head : "no-git");
+		free(abs);
+		free(mk);
+		free(head);
+		return 0;
+	}
+	if (hash_file(h, env->linux_source)) {
+		sb_addf(errs, "%s: cannot read the kernel source: %s\n", env->linux_source,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int kbuild_key(const struct cmb_env *env, const struct kvariant *v, char key[65],
+	       struct strbuf *errs)
+{
+	struct hash *h = hash_new();
+	char *gcc_argv[] = { "gcc", "--version", NULL };
+	char *gcc = cmd_first_line(gcc_argv);
+	int ret = 0;
+
+	if (!errs->buf)
+		sb_init(errs);
+	hash_str(h, RECIPE);
+	hash_str(h, gcc ? gcc : "no-gcc");
+	free(gcc);
+	if (hash_source(env, h, errs))
+		ret = -1;
+	for (int i = 0; v->fragments[i]; i++) {
+		char *frag = fragment_path(env, v->fragments[i]);
+
+		hash_str(h, v->fragments[i]);
+		if (hash_file(h, frag)) {
+			sb_addf(errs, "%s: cannot read config fragment: %s\n", frag, strerror(errno));
+			ret = -1;
+		}
+		free(frag);
+	}
+	if (v->patched) {
+		struct strlist patches = { 0 };
+
+		if (read_series(env, &patches, errs))
+			ret = -1;
+		for (size_t i = 0; i < patches.n; i++) {
+			const char *base = strrchr(patches.v[i], '/') + 1;
+
+			hash_str(h, base);
+			hash_file(h, patches.v[i]);
+		}
+		sl_free(&patches);
+	}
+	hash_final(h, key);
+	return ret;
+}
+
+struct build_tick {
+	struct progress *prog;
+	const char *log;
+	long offset;
+	long objects;
+	double expected;
+};
+
+/* Counts compiled objects in the new part of the build log. */
+static void build_tick(void *arg)
+{
+	struct build_tick *t = arg;
+	FILE *f = fopen(t->log, "r");
+	char line[4096], detail[96];
+
+	if (!f)
+		return;
+	fseek(f, t->offset, SEEK_SET);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "  CC ", 5) || !strncmp(line, "  AS ", 5))
+			t->objects++;
+	t->offset = ftell(f);
+	fclose(f);
+	snprintf(detail, sizeof(detail), "compiling: %ld objects", t->objects);
+	progress_update(t->prog, detail, t->expected > 0 ? t->objects / t->expected : -1);
+}
+
+static void print_log_tail(const char *log, int lines)
+{
+	char *argv[] = { "tail", "-n", NULL, (char *)log, NULL };
+	char n[16];
+
+	snprintf(n, sizeof(n), "%d", lines);
+	argv[2] = n;
+	fprintf(stderr, "---- last %d lines of %s ----\n", lines, log);
+	run_cmd(argv, NULL, NULL, NULL, NULL);
+}
+
+static int step(const char *name, char *const argv[], const char *cwd, const char *log)
+{
+	struct progress p;
+	int rc;
+
+	progress_begin(&p, name, 0);
+	rc = run_cmd(argv, cwd, log, NULL, NULL);
+	progress_end(&p, rc ? "FAILED" : "done");
+	if (rc && !interrupted())
+		print_log_tail(log, 20);
+	return rc;
+}
+
+/* Extracts (or copies) the source into dir/linux. */
+static int get_source(const struct cmb_env *env, const char *dir, const char *log, const char *tag)
+{
+	char *linux_dir = path_join(dir, "linux");
+	char *stepname = xasprintf("%s: source", tag);
+	int rc;
+
+	if (is_dir(env->linux_source)) {
+		char *argv[] = { "cp", "-a", "--reflink=auto", (char *)env->linux_source,
+				 linux_dir, NULL };
+
+		rc = step(stepname, argv, NULL, log);
+	} else {
+		char *x = path_join(dir, "x");
+		char *argv[] = { "tar", "-xf", (char *)env->linux_source, "-C", x, NULL };
+
+		mkdir_p(x);
+		rc = step(stepname, argv, NULL, log);
+		if (!rc) {
+			/* The tarball holds one top directory, whatever its name. */
+			DIR *d = opendir(x);
+			struct dirent *de;
+			char *top = NULL;
+			int n = 0;
+
+			while (d && (de = readdir(d)))
+				if (de->d_name[0] != '.') {
+					n++;
+					free(top);
+					top = path_join(x, de->d_name);
+				}
+			if (d)
+				closedir(d);
+			if (n != 1 || rename(top, linux_dir)) {
+				err_msg("%s: expected one top directory in the tarball", env->linux_source);
+				rc = -1;
+			}
+			free(top);
+			rmdir(x);
+		}
+		free(x);
+	}
+	free(stepname);
+	free(linux_dir);
+	return rc;
+}
+
+static int apply_patches(const struct cmb_env *env, const char *linux_dir, const char *log,
+			 const char *tag)
+{
+	struct strlist patches = { 0 };
+	struct strbuf errs = { 0 };
+	struct progress p;
+	int rc = 0;
+
+	if (read_series(env, &patches, &errs)) {
+		fputs(errs.buf, stderr);
+		sb_free(&errs);
+		return -1;
+	}
+	char *name = xasprintf("%s: patches", tag);
+
+	progress_begin(&p, name, 0);
+	for (size_t i = 0; i < patches.n && !rc; i++) {
+		char *argv[] = { "patch", "-p1", "--batch", "--forward", "-i", patches.v[i], NULL };
+
+		rc = run_cmd(argv, linux_dir, log, NULL, NULL);
+		if (rc && !interrupted()) {
+			err_msg("%s does not apply (kernel-patches/series entry %zu)", patches.v[i], i + 1);
+			print_log_tail(log, 20);
+		}
+	}
+	char *outcome = xasprintf("%zu patches applied", patches.n);
+
+	progress_end(&p, rc ? "FAILED" : outcome);
+	free(outcome);
+	free(name);
+	sl_free(&patches);
+	sb_free(&errs);
+	return rc;
+}
+
+static int configure_kernel(const struct cmb_env *env, const struct kvariant *v,
+			    const char *linux_dir, const char *log, const char *tag)
+{
+	struct strlist argv = { 0 };
+	struct strbuf errs = { 0 };
+	char *dotconfig = path_join(linux_dir, ".config");
+	char *name = xasprintf("%s: config", tag);
+	int rc, bad = 0;
+
+	sl_add(&argv, "scripts/kconfig/merge_config.sh");
+	sl_add(&argv, "-n");  /* allnoconfig base: only what the fragments ask for */
+	for (int i = 0; v->fragments[i]; i++) {
+		char *frag = fragment_path(env, v->fragments[i]);
+
+		sl_add(&argv, frag);
+		free(frag);
+	}
+	rc = step(name, argv.v, linux_dir, log);
+	for (int i = 0; !rc && v->fragments[i]; i++) {
+		char *frag = fragment_path(env, v->fragments[i]);
+
+		bad += kconfig_check(frag, dotconfig, &errs);
+		free(frag);
+	}
+	if (bad) {
+		err_msg("the merged .config lost %d requested value(s); fix the fragment:", bad);
+		fputs(errs.buf, stderr);
+		rc = -1;
+	}
+	sb_free(&errs);
+	sl_free(&argv);
+	free(name);
+	free(dotconfig);
+	return rc;
+}
+
+static int compile_kernel(const struct cmb_env *env, const struct kvariant *v,
+			  const char *linux_dir, const char *log, const char *tag,
+			  long *objects)
+{
+	char jobs[16], *hkey_s = xasprintf("kbuild.%s.seconds", v->name);
+	char *hkey_o = xasprintf("kbuild.%s.objects", v->name);
+	char *argv[] = { "make", jobs, "bzImage", NULL };
+	char *name = xasprintf("%s: compile", tag);
+	struct progress p;
+	struct build_tick t = { .prog = &p, .log = log };
+	int rc;
+
+	snprintf(jobs, sizeof(jobs), "-j%d", env->jobs);
+	t.expected = history_get(env, hkey_o);
+	{
+		FILE *f = fopen(log, "r");
+
+		if (f) {
+			fseek(f, 0, SEEK_END);
+			t.offset = ftell(f);
+			fclose(f);
+		}
+	}
+	progress_begin(&p, name, history_get(env, hkey_s));
+	rc = run_cmd(argv, linux_dir, log, build_tick, &t);
+	build_tick(&t);
+	double secs = progress_end(&p, rc ? "FAILED" : "done");
+
+	if (!rc) {
+		history_set(env, hkey_s, secs);
+		history_set(env, hkey_o, t.objects);
+	} else if (!interrupted()) {
+		print_log_tail(log, 30);
+	}
+	*objects = t.objects;
+	free(name);
+	free(hkey_s);
+	free(hkey_o);
+	return rc;
+}
+
+static int collect(const char *tmp, const char *linux_dir, const struct kvariant *v,
+		   const char *key, double seconds, long objects, bool keep_tree)
+{
+	static const char *const keep[][2] = {
+		{ "arch/x86/boot/bzImage", "bzImage" },
+		{ ".config", "config" },
+		{ "System.map", "System.map" },
+	};
+	char *argv[] = { "make", "-s", "kernelversion", NULL };
+	char *version;
+	json_object *meta = json_object_new_object();
+	char *metapath = path_join(tmp, "build.json");
+	char date[64];
+	time_t now = time(NULL);
+	int rc = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++) {
+		char *from = path_join(linux_dir, keep[i][0]);
+		char *to = path_join(tmp, keep[i][1]);
+
+		if (copy_file(from, to)) {
+			err_msg("%s: %s", from, strerror(errno));
+			rc = -1;
+		}
+		free(from);
+		free(to);
+	}
+	{
+		char cwd[4096];
+
+		if (!getcwd(cwd, sizeof(cwd)) || chdir(linux_dir))
+			return -1;
+		version = cmd_first_line(argv);
+		if (chdir(cwd))
+			return -1;
+	}
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	json_object_object_add(meta, "variant", json_object_new_string(v->name));
+	json_object_object_add(meta, "key", json_object_new_string(key));
+	json_object_object_add(meta, "version", json_object_new_string(version ? version : "?"));
+	json_object_object_add(meta, "built", json_object_new_string(date));
+	json_object_object_add(meta, "compile_seconds", json_object_new_double(seconds));
+	json_object_object_add(meta, "objects", json_object_new_int64(objects));
+	if (json_object_to_file_ext(metapath, meta, JSON_C_TO_STRING_PRETTY))
+		rc = -1;
+	json_object_put(meta);
+	free(metapath);
+	free(version);
+	if (!rc && !keep_tree)
+		rc = rm_rf(linux_dir);
+	return rc;
+}
+
+static int read_meta(struct kernel *k)
+{
+	char *path = path_join(k->dir, "build.json");
+	json_object *meta = json_object_from_file(path), *v;
+
+	free(path);
+	if (!meta)
+		return -1;
+	if (json_object_object_get_ex(meta, "version", &v))
+		k->version = xstrdup(json_object_get_string(v));
+	json_object_put(meta);
+	return k->version ? 0 : -1;
+}
+
+int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kernel *k)
+{
+	struct strbuf errs = { 0 };
+	char *kdir, *tmp, *log, *linux_dir, *tag;
+	long objects = 0;
+	double t0;
+	int rc;
+
+	memset(k, 0, sizeof(*k));
+	k->variant = v;
+	if (kbuild_key(env, v, k->key, &errs)) {
+		fputs(errs.buf, stderr);
+		sb_free(&errs);
+		return -1;
+	}
+	sb_free(&errs);
+	kdir = env_cache(env, "kernels");
+	k->dir = xasprintf("%s/%s-%.16s", kdir, v->name, k->key);
+	k->bzimage = path_join(k->dir, "bzImage");
+	if (path_exists(k->bzimage) && !read_meta(k)) {
+		printf("[kernel %s] reusing %s build %.16s (Linux %s)\n", v->name, v->name, k->key,
+		       k->version);
+		free(kdir);
+		return 0;
+	}
+
+	tag = xasprintf("kernel %s", v->name);
+	tmp = xasprintf("%s/.tmp-%s-%.16s.%d", kdir, v->name, k->key, (int)getpid());
+	log = xasprintf("%s/%s-%.16s.log", kdir, v->name, k->key);
+	linux_dir = path_join(tmp, "linux");
+	rm_rf(tmp);
+	if (mkdir_p(tmp)) {
+		err_msg("%s: %s", tmp, strerror(errno));
+		rc = -1;
+		goto out;
+	}
+	unlink(log);
+	printf("[kernel %s] building %.16s; compiler output in %s\n", v->name, k->key, log);
+	t0 = now_ns() / 1e9;
+	rc = get_source(env, tmp, log, tag);
+	if (!rc && v->patched)
+		rc = apply_patches(env, linux_dir, log, tag);
+	if (!rc)
+		rc = configure_kernel(env, v, linux_dir, log, tag);
+	if (!rc)
+		rc = compile_kernel(env, v, linux_dir, log, tag, &objects);
+	if (!rc)
+		rc = collect(tmp, linux_dir, v, k->key, now_ns() / 1e9 - t0, objects, env->keep_tree);
+	if (!rc && rename(tmp, k->dir)) {
+		err_msg("%s: %s", k->dir, strerror(errno));
+		rc = -1;
+	}
+	if (!rc) {
+		char *dst = path_join(k->dir, "build.log");
+
+		rename(log, dst);
+		free(dst);
+		rc = read_meta(k);
+	} else {
+		if (interrupted())
+			err_msg("kernel %s: interrupted", v->name);
+		else
+			err_msg("kernel %s: build failed; log kept in %s", v->name, log);
+		rm_rf(tmp);
+	}
+out:
+	free(tag);
+	free(tmp);
+	free(log);
+	free(linux_dir);
+	free(kdir);
+	return rc;
+}
+
+void kernel_free(struct kernel *k)
+{
+	free(k->dir);
+	free(k->bzimage);
+	free(k->version);
+	memset(k, 0, sizeof(*k));
+}

@@ -1,0 +1,121 @@
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Boots our root image and init; panic=-1 turns a panic into a QEMU exit. */
+#define BASE_CMDLINE "console=ttyS0 root=/dev/vda rw rootfstype=ext4 init=/sbin/init panic=-1 printk.time=1"
+
+static char *fmt_size(uint64_t bytes)
+{
+	if (bytes % (1ull << 30) == 0)
+		return xasprintf("%lluG", (unsigned long long)(bytes >> 30));
+	if (bytes % (1ull << 20) == 0)
+		return xasprintf("%lluM", (unsigned long long)(bytes >> 20));
+	return xasprintf("%lluK", (unsigned long long)(bytes >> 10));
+}
+
+static char *make_cmdline(const struct run_spec *s)
+{
+	struct strbuf sb = { 0 };
+	char *area = fmt_size(s->area);
+
+	sb_add(&sb, BASE_CMDLINE);
+	if (s->setup == SETUP_CMA)
+		sb_addf(&sb, " cma=%s", area);
+	else if (s->setup == SETUP_GCMA)
+		sb_addf(&sb, " gcma=%s", area);
+	if (s->append)
+		sb_addf(&sb, " %s", s->append);
+	free(area);
+	return sb_detach(&sb);
+}
+
+static char *make_steps(const struct scenario *scn, const struct run_spec *s, const char *name)
+{
+	struct strbuf sb = { 0 };
+	const char *area = setup_area_name(s->setup);
+
+	sb_addf(&sb, "# cmabench guest plan: %s/%s\n", scn->name, name);
+	if (area)
+		sb_addf(&sb, "area %s\n", area);
+	sb_add(&sb, "scratch /dev/vdb\n");
+	sb_add(&sb, "snapshot before\n");
+	if (s->fio) {
+		char *size = fmt_size(s->fio_size);
+
+		sb_addf(&sb, "fio %s FIO_RUNTIME=%.0f FIO_SIZE=%s\n", s->fio,
+			s->fio_runtime < 1 ? 1 : s->fio_runtime, size);
+		free(size);
+	}
+	if (area && s->alloc_count > 0) {
+		sb_addf(&sb, "alloc %ld ", s->alloc_count);
+		for (size_t i = 0; i < s->nalloc_pages; i++)
+			sb_addf(&sb, "%s%ld", i ? "," : "", s->alloc_pages[i]);
+		sb_add(&sb, "\n");
+	}
+	sb_add(&sb, "snapshot after\n");
+	return sb_detach(&sb);
+}
+
+int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist *only,
+	     struct strbuf *errs)
+{
+	size_t matched = 0;
+
+	if (!errs->buf)
+		sb_init(errs);
+	for (size_t i = 0; i < scn->nruns; i++) {
+		const struct run_spec *s = &scn->runs[i];
+
+		if (only && only->n && !sl_has(only, s->section))
+			continue;
+		matched++;
+		for (long rep = 1; rep <= s->repeat; rep++) {
+			struct run *r;
+
+			plan->runs = xrealloc(plan->runs, (plan->n + 1) * sizeof(*plan->runs));
+			r = &plan->runs[plan->n++];
+			memset(r, 0, sizeof(*r));
+			r->scn = scn;
+			r->spec = s;
+			r->rep = rep;
+			r->name = xasprintf("%s-r%ld", s->section, rep);
+			r->cmdline = make_cmdline(s);
+			r->steps = make_steps(scn, s, r->name);
+			r->mem_mib = s->memory >> 20;
+			if (s->setup == SETUP_CARVEOUT)
+				r->mem_mib -= s->area >> 20;
+		}
+	}
+	if (only && only->n && !matched) {
+		sb_addf(errs, "%s: no section matches --only\n", scn->path);
+		return 1;
+	}
+	return 0;
+}
+
+void plan_print(FILE *f, const struct plan *plan)
+{
+	fprintf(f, "%-28s %-8s %-9s %7s %4s  %s\n", "run", "kernel", "setup", "memory", "cpus",
+		"command line");
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct run *r = &plan->runs[i];
+		char *name = xasprintf("%s/%s", r->scn->name, r->name);
+
+		fprintf(f, "%-28s %-8s %-9s %6luM %4ld  %s\n", name, r->spec->kernel,
+			setup_name(r->spec->setup), r->mem_mib, r->spec->cpus, r->cmdline);
+		free(name);
+	}
+}
+
+void plan_free(struct plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		free(plan->runs[i].name);
+		free(plan->runs[i].cmdline);
+		free(plan->runs[i].steps);
+	}
+	free(plan->runs);
+	memset(plan, 0, sizeof(*plan));
+}

@@ -1,0 +1,33 @@
+/*
+ * Run plan: a scenario expanded into VM runs (sections times repetitions),
+ * each with its kernel command line and the step list our guest init runs.
+ */
+#ifndef CMB_PLAN_H
+#define CMB_PLAN_H
+
+#include <stdio.h>
+
+#include "scenario.h"
+
+struct run {
+	const struct scenario *scn;
+	const struct run_spec *spec;
+	long rep;
+	char *name;             /* <section>-r<rep> */
+	char *cmdline;
+	char *steps;            /* text of the guest plan */
+	unsigned long mem_mib;  /* carveout withholds the area from the guest */
+};
+
+struct plan {
+	struct run *runs;
+	size_t n;
+};
+
+/* Adds the runs of scn (only the named sections if only->n) to plan. */
+int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist *only,
+	     struct strbuf *errs);
+void plan_print(FILE *f, const struct plan *plan);
+void plan_free(struct plan *plan);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * Scenario files: ini style like fio job files. [global] sets defaults for
+ * the sections after it; every other section is one run (times `repeat`).
+ * Every key is one row of one table (scenario.c), shared with --set on the
+ * command line.
+ */
+#ifndef CMB_SCENARIO_H
+#define CMB_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
+
+enum setup { SETUP_NONE, SETUP_CARVEOUT, SETUP_CMA, SETUP_GCMA };
+
+#define MAX_ALLOC_SIZES 32
+
+enum scn_key {
+	K_DESCRIPTION, K_KERNEL, K_SETUP, K_AREA, K_MEMORY, K_CPUS, K_TIMEOUT,
+	K_REPEAT, K_SCRATCH, K_FIO, K_FIO_RUNTIME, K_FIO_SIZE, K_ALLOC_COUNT,
+	K_ALLOC_PAGES, K_APPEND,
+	K__COUNT
+};
+
+struct run_spec {
+	char *section;
+	char *description;
+	char *kernel;
+	enum setup setup;
+	uint64_t area;          /* bytes */
+	uint64_t memory;        /* bytes */
+	long cpus;
+	double timeout;         /* seconds */
+	long repeat;
+	uint64_t scratch;       /* bytes */
+	char *fio;              /* job file under workloads/fio, or NULL */
+	double fio_runtime;     /* seconds */
+	uint64_t fio_size;      /* bytes */
+	long alloc_count;
+	long alloc_pages[MAX_ALLOC_SIZES];
+	size_t nalloc_pages;
+	char *append;           /* extra kernel command line */
+	int line[K__COUNT];     /* where each key was set; 0: default */
+	int section_line;
+};
+
+struct scenario {
+	char *path;
+	char *name;             /* file name without .scn */
+	struct run_spec *runs;
+	size_t nruns;
+};
+
+/* Where scenario-relative names (fio job files) are looked up. */
+struct scn_ctx {
+	const char *fio_dir;
+};
+
+/*
+ * Parses and validates; on errors appends "file:line: key: message" lines
+ * to errs and returns their number (0 on success).
+ */
+int scenario_load(const char *path, const struct scn_ctx *ctx,
+		  struct scenario *scn, struct strbuf *errs);
+/* Applies key=value to every run (command line --set), then revalidates. */
+int scenario_override(struct scenario *scn, const char *assignment,
+		      const struct scn_ctx *ctx, struct strbuf *errs);
+void scenario_free(struct scenario *scn);
+
+const char *setup_name(enum setup s);
+/* The CMA area a set-up allocates from, or NULL. */
+const char *setup_area_name(enum setup s);
+
+/* Unit parsers, exported for tests and the command line. */
+int parse_size(const char *s, uint64_t *out, const char **why);
+int parse_duration(const char *s, double *out, const char **why);
+int parse_long(const char *s, long *out, const char **why);
+
+/* Help text listing every key. */
+void scenario_print_keys(FILE *f);
+
+#endif

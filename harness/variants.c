@@ -1,0 +1,29 @@
+#include "variants.h"
+#include "util.h"
+
+#include <string.h>
+
+const struct kvariant kvariants[] = {
+	{
+		.name = "vanilla",
+		.help = "Debian's 6.12 source, no patches",
+		.fragments = { "base.config" },
+	},
+	{
+		.name = "gcma",
+		.help = "6.12 with kernel-patches/series (cleancache, GCMA, gcma=)",
+		.patched = true,
+		.fragments = { "base.config", "gcma.config" },
+		.has_gcma = true,
+	},
+};
+
+const unsigned int kvariants_count = ARRAY_SIZE(kvariants);
+
+const struct kvariant *kvariant_find(const char *name)
+{
+	for (unsigned int i = 0; i < kvariants_count; i++)
+		if (!strcmp(kvariants[i].name, name))
+			return &kvariants[i];
+	return NULL;
+}

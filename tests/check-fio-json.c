@@ -1,0 +1,41 @@
+/*
+ * check-fio-json FILE: exits 0 if FILE is fio JSON output whose first job
+ * did I/O (read or write io_bytes > 0), and prints that job's numbers.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+
+static long long get_ll(json_object *o, const char *a, const char *b)
+{
+	json_object *x, *y;
+
+	if (!json_object_object_get_ex(o, a, &x) || !json_object_object_get_ex(x, b, &y))
+		return -1;
+	return json_object_get_int64(y);
+}
+
+int main(int argc, char **argv)
+{
+	json_object *root, *jobs, *job;
+	long long rd, wr;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: check-fio-json FILE\n");
+		return 2;
+	}
+	root = json_object_from_file(argv[1]);
+	if (!root) {
+		fprintf(stderr, "%s: not JSON: %s\n", argv[1], json_util_get_last_err());
+		return 1;
+	}
+	if (!json_object_object_get_ex(root, "jobs", &jobs) || json_object_array_length(jobs) < 1) {
+		fprintf(stderr, "%s: no jobs\n", argv[1]);
+		return 1;
+	}
+	job = json_object_array_get_idx(jobs, 0);
+	rd = get_ll(job, "read", "io_bytes");
+	wr = get_ll(job, "write", "io_bytes");
+	printf("read_bytes=%lld write_bytes=%lld read_iops=%lld\n", rd, wr, get_ll(job, "read", "iops"));
+	json_object_put(root);
+	return rd > 0 || wr > 0 ? 0 : 1;
+}

@@ -1,0 +1,109 @@
+/* Run plans: kernel command lines and guest steps per set-up, --only, repetitions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+static const struct scn_ctx ctx = { .fio_dir = TEST_DATA "/fio" };
+
+static void load(struct scenario *s)
+{
+	struct strbuf errs = { 0 };
+	char *p = xasprintf("%s/scenarios/good.scn", TEST_DATA);
+
+	if (scenario_load(p, &ctx, s, &errs))
+		fail_msg("%s", errs.buf);
+	sb_free(&errs);
+	free(p);
+}
+
+static void test_expand(void **state)
+{
+	struct scenario s;
+	struct plan plan = { 0 };
+	struct strbuf errs = { 0 };
+
+	(void)state;
+	load(&s);
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_int_equal(plan.n, 4); /* plain, big x2, noarea */
+	assert_string_equal(plan.runs[0].name, "plain-r1");
+	assert_string_equal(plan.runs[2].name, "big-r2");
+	assert_non_null(strstr(plan.runs[0].cmdline, " cma=32M"));
+	assert_non_null(strstr(plan.runs[1].cmdline, " cma=256M"));
+	assert_null(strstr(plan.runs[3].cmdline, "cma="));
+	assert_non_null(strstr(plan.runs[0].steps, "area reserved\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "fio read.fio FIO_RUNTIME=10 FIO_SIZE=64M\n"));
+	/* no area: no allocation step */
+	assert_null(strstr(plan.runs[3].steps, "alloc"));
+	assert_int_equal(plan.runs[1].mem_mib, 1024);
+	plan_free(&plan);
+	scenario_free(&s);
+	sb_free(&errs);
+}
+
+static void test_setups(void **state)
+{
+	struct scenario s;
+	struct plan plan = { 0 };
+	struct strbuf errs = { 0 };
+
+	(void)state;
+	load(&s);
+	assert_int_equal(scenario_override(&s, "kernel=gcma", &ctx, &errs), 0);
+	/* [noarea]'s sweep is larger than any area: refused once it gets one */
+	assert_int_equal(scenario_override(&s, "setup=gcma", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "999999 pages exceed the area (8192 pages) (in [noarea])"));
+	assert_int_equal(scenario_override(&s, "alloc-pages=16", &ctx, &errs), 0);
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_non_null(strstr(plan.runs[0].cmdline, " gcma=32M"));
+	assert_non_null(strstr(plan.runs[0].steps, "area gcma\n"));
+	plan_free(&plan);
+	assert_int_equal(scenario_override(&s, "setup=carveout", &ctx, &errs), 0);
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_null(strstr(plan.runs[0].cmdline, "cma="));
+	assert_int_equal(plan.runs[0].mem_mib, 256 - 32);
+	plan_free(&plan);
+	scenario_free(&s);
+	sb_free(&errs);
+}
+
+static void test_only(void **state)
+{
+	struct scenario s;
+	struct plan plan = { 0 };
+	struct strbuf errs = { 0 };
+	struct strlist only = { 0 };
+
+	(void)state;
+	load(&s);
+	sl_add(&only, "big");
+	assert_int_equal(plan_add(&plan, &s, &only, &errs), 0);
+	assert_int_equal(plan.n, 2);
+	plan_free(&plan);
+	sl_free(&only);
+	sl_add(&only, "nosuch");
+	assert_int_equal(plan_add(&plan, &s, &only, &errs), 1);
+	assert_non_null(strstr(errs.buf, "no section matches --only"));
+	plan_free(&plan);
+	sl_free(&only);
+	scenario_free(&s);
+	sb_free(&errs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_setups),
+		cmocka_unit_test(test_only),
+	};
+
+	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
+}

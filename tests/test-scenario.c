@@ -1,0 +1,225 @@
+/* Scenario files: good files parse with inheritance; each bad one is refused with file:line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "scenario.h"
+
+static const struct scn_ctx ctx = { .fio_dir = TEST_DATA "/fio" };
+
+static char *data(const char *name)
+{
+	return xasprintf("%s/scenarios/%s", TEST_DATA, name);
+}
+
+static void test_good(void **state)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+	char *p = data("good.scn");
+
+	(void)state;
+	assert_int_equal(scenario_load(p, &ctx, &s, &errs), 0);
+	assert_string_equal(s.name, "good");
+	assert_int_equal(s.nruns, 3);
+	/* [plain] inherits [global] */
+	assert_string_equal(s.runs[0].section, "plain");
+	assert_int_equal(s.runs[0].area, 32ull << 20);
+	assert_int_equal(s.runs[0].memory, 256ull << 20);
+	assert_int_equal(s.runs[0].setup, SETUP_CMA);
+	assert_int_equal(s.runs[0].nalloc_pages, 3);
+	assert_int_equal(s.runs[0].alloc_pages[1], 512);
+	assert_string_equal(s.runs[0].kernel, "vanilla");
+	assert_string_equal(s.runs[0].fio, "read.fio");
+	/* [big] overrides */
+	assert_int_equal(s.runs[1].memory, 1ull << 30);
+	assert_int_equal(s.runs[1].repeat, 2);
+	assert_int_equal(s.runs[1].cpus, 2);
+	assert_true(s.runs[1].timeout == 90.0);
+	/* without an area, a sweep larger than any area is not an error */
+	assert_int_equal(s.runs[2].setup, SETUP_NONE);
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
+/* Each bad file: exactly the expected "file:line: key:" prefix appears. */
+static void expect_error(const char *file, const char *where, const char *words)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+	char *p = data(file);
+	char *prefix = xasprintf("%s:%s", p, where);
+
+	assert_true(scenario_load(p, &ctx, &s, &errs) > 0);
+	if (!strstr(errs.buf, prefix) || !strstr(errs.buf, words))
+		fail_msg("%s: expected '%s' ... '%s', got: %s", file, prefix, words, errs.buf);
+	scenario_free(&s);
+	sb_free(&errs);
+	free(prefix);
+	free(p);
+}
+
+static void test_typo_key(void **state)
+{
+	(void)state;
+	expect_error("typo-key.scn", "3: memroy:", "unknown key");
+}
+
+static void test_bad_unit(void **state)
+{
+	(void)state;
+	expect_error("bad-unit.scn", "2: area:", "needs a unit");
+}
+
+static void test_bad_duration(void **state)
+{
+	(void)state;
+	expect_error("bad-duration.scn", "2: timeout:", "unknown unit");
+}
+
+static void test_area_too_big(void **state)
+{
+	(void)state;
+	expect_error("area-too-big.scn", "5: area:", "leaves less than 96 MiB");
+}
+
+static void test_sweep_too_big(void **state)
+{
+	(void)state;
+	expect_error("sweep-too-big.scn", "5: alloc-pages:", "8192 pages exceed the area (4096 pages)");
+}
+
+static void test_gcma_on_vanilla(void **state)
+{
+	(void)state;
+	expect_error("gcma-on-vanilla.scn", "5: setup:", "needs kernel=gcma");
+}
+
+static void test_missing_fio_job(void **state)
+{
+	(void)state;
+	expect_error("no-fio-job.scn", "2: fio:", "no job file");
+}
+
+static void test_duplicate_section(void **state)
+{
+	(void)state;
+	expect_error("dup-section.scn", "3:", "appears twice (first at line 1)");
+}
+
+static void test_no_equals(void **state)
+{
+	(void)state;
+	expect_error("no-equals.scn", "2:", "expected key=value");
+}
+
+static void test_bad_kernel(void **state)
+{
+	(void)state;
+	expect_error("bad-kernel.scn", "2: kernel:", "not a kernel variant");
+}
+
+static void test_no_runs(void **state)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+	char *p = data("empty.scn");
+
+	(void)state;
+	assert_int_equal(scenario_load(p, &ctx, &s, &errs), 1);
+	assert_non_null(strstr(errs.buf, "no runs"));
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
+static void test_missing_file(void **state)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+
+	(void)state;
+	assert_int_equal(scenario_load("/nonexistent/x.scn", &ctx, &s, &errs), 1);
+	assert_non_null(strstr(errs.buf, "/nonexistent/x.scn: cannot open"));
+	scenario_free(&s);
+	sb_free(&errs);
+}
+
+static void test_override(void **state)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+	char *p = data("good.scn");
+
+	(void)state;
+	assert_int_equal(scenario_load(p, &ctx, &s, &errs), 0);
+	assert_int_equal(scenario_override(&s, "cpus=4", &ctx, &errs), 0);
+	for (size_t i = 0; i < s.nruns; i++)
+		assert_int_equal(s.runs[i].cpus, 4);
+	assert_int_equal(scenario_override(&s, "cpu=4", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "unknown key 'cpu'"));
+	assert_int_equal(scenario_override(&s, "memory=lots", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "'lots' is not a size"));
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
+static void test_units(void **state)
+{
+	uint64_t sz;
+	double d;
+	long l;
+	const char *why;
+
+	(void)state;
+	assert_int_equal(parse_size("64M", &sz, &why), 0);
+	assert_int_equal(sz, 64ull << 20);
+	assert_int_equal(parse_size("1GiB", &sz, &why), 0);
+	assert_int_equal(sz, 1ull << 30);
+	assert_int_equal(parse_size("512k", &sz, &why), 0);
+	assert_int_equal(sz, 512ull << 10);
+	assert_int_equal(parse_size("64", &sz, &why), -1);
+	assert_int_equal(parse_size("64X", &sz, &why), -1);
+	assert_int_equal(parse_size("64Mb!", &sz, &why), -1);
+	assert_int_equal(parse_size("-1M", &sz, &why), -1);
+	assert_int_equal(parse_size("99999999999999999999M", &sz, &why), -1);
+	assert_int_equal(parse_duration("500ms", &d, &why), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(parse_duration("5m", &d, &why), 0);
+	assert_true(d == 300);
+	assert_int_equal(parse_duration("10", &d, &why), -1);
+	assert_int_equal(parse_duration("0s", &d, &why), -1);
+	assert_int_equal(parse_long("12", &l, &why), 0);
+	assert_int_equal(l, 12);
+	assert_int_equal(parse_long("12a", &l, &why), -1);
+	assert_int_equal(parse_long("", &l, &why), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_typo_key),
+		cmocka_unit_test(test_bad_unit),
+		cmocka_unit_test(test_bad_duration),
+		cmocka_unit_test(test_area_too_big),
+		cmocka_unit_test(test_sweep_too_big),
+		cmocka_unit_test(test_gcma_on_vanilla),
+		cmocka_unit_test(test_missing_fio_job),
+		cmocka_unit_test(test_duplicate_section),
+		cmocka_unit_test(test_no_equals),
+		cmocka_unit_test(test_bad_kernel),
+		cmocka_unit_test(test_no_runs),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_override),
+		cmocka_unit_test(test_units),
+	};
+
+	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
+}

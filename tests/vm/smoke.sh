@@ -1,0 +1,34 @@
+#!/bin/sh
+# VM test: runs the smoke scenario on the vanilla kernel (building it and the
+# image if needed) and checks what came back through 9p: metadata, fio JSON,
+# ten allocation records, counter snapshots. Prints TAP.
+: "${CMABENCH:?set by make check}"
+: "${TESTS_BUILDDIR:?set by make check}"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
+
+res=$(mktemp -d)
+trap 'rm -rf "$res"' EXIT
+"$CMABENCH" run --only vanilla --results "$res" smoke
+rc=$?
+echo "# cmabench run exited $rc"
+dir=$(ls -d "$res"/smoke-* 2>/dev/null | head -n 1)
+run="$dir/runs/vanilla-r1"
+
+check "cmabench run smoke succeeded" [ "$rc" -eq 0 ]
+check "results directory was renamed from its temporary name" sh -c "[ -d '$dir' ] && ! ls -d '$res'/.tmp-* >/dev/null 2>&1"
+check "run status is ok" grep -qx ok "$run/status"
+check "metadata names the accelerator" grep -q '"accelerator": "\(tcg\|kvm\)"' "$run/metadata.json"
+check "metadata records the kernel version" grep -q '"kernel_version": "6\.12' "$run/metadata.json"
+check "guest init started and finished" sh -c "grep -q 'cmabench-init: start' '$run/console.log' && grep -q 'cmabench-init: done status=ok' '$run/console.log'"
+check "fio JSON came back and shows I/O" "$TESTS_BUILDDIR/check-fio-json" "$run/fio-randread-smoke.json"
+rows=$(tail -n +2 "$run/alloc.csv" 2>/dev/null | wc -l)
+check "ten allocation records (got $rows)" [ "$rows" -eq 10 ]
+okrows=$(awk -F, 'NR > 1 && $2 == 1024 && $5 == 1 && $4 > 0' "$run/alloc.csv" 2>/dev/null | wc -l)
+check "all ten 1024-page allocations succeeded with a latency (got $okrows)" [ "$okrows" -eq 10 ]
+check "vmstat snapshots before and after" sh -c "[ -s '$run/snapshots/before/vmstat' ] && [ -s '$run/snapshots/after/vmstat' ]"
+succ=$(cat "$run/snapshots/after/sys-cma/reserved/alloc_pages_success" 2>/dev/null)
+check "sysfs counts 10240 pages allocated (got ${succ:-none})" [ "${succ:-0}" -eq 10240 ]
+check "no QEMU left running" sh -c "! pgrep -f 'qemu-system-x86_64.*$res' >/dev/null"
