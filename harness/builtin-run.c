@@ -12,6 +12,7 @@
 #include "vm.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <json-c/json.h>
 #include <stdlib.h>
@@ -159,13 +160,15 @@ static char *make_scratch(const struct cmb_env *env, const struct run *r, const 
 {
 	char *dir = env_cache(env, "tmp");
 	char *img = xasprintf("%s/scratch-%s-%d.img", dir, tag, (int)getpid());
-	char size[32];
-	char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "scratch", img, size, NULL };
+	char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "scratch", img, NULL };
+	int fd;
 
-	snprintf(size, sizeof(size), "%lluM", (unsigned long long)(r->spec->scratch >> 20));
 	mkdir_p(dir);
 	free(dir);
-	if (run_cmd(argv, NULL, NULL, NULL, NULL)) {
+	/* A sparse file of the scenario's size: costs nothing until written. */
+	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, (off_t)r->spec->scratch) || close(fd) ||
+	    run_cmd(argv, NULL, NULL, NULL, NULL)) {
 		err_msg("mkfs.ext4 of the scratch disk %s failed", img);
 		unlink(img);
 		free(img);
@@ -272,7 +275,7 @@ record:
 		char *st = path_join(dir, "status");
 		char *line = xasprintf("%s\n", status);
 
-		json_object_to_file_ext(meta, m, JSON_C_TO_STRING_PRETTY);
+		json_object_to_file_ext(meta, m, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 		write_file(st, line, strlen(line));
 		free(meta);
 		free(st);
@@ -309,7 +312,7 @@ static int finish(struct run_ctx *ctx, json_object *top, json_object *runs, size
 
 	json_object_object_add(top, "runs", runs);
 	json_object_object_add(top, "failed_runs", json_object_new_int(nfail));
-	if (json_object_to_file_ext(meta, top, JSON_C_TO_STRING_PRETTY) ||
+	if (json_object_to_file_ext(meta, top, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) ||
 	    rename(ctx->tmpdir, ctx->finaldir)) {
 		err_msg("cannot complete %s: %s", ctx->finaldir, strerror(errno));
 		rc = -1;

@@ -35,7 +35,7 @@ void history_set(const struct cmb_env *env, const char *key, double value)
 	}
 	json_object_object_add(root, key, json_object_new_double(value));
 	mkdir_p(env->cache_dir);
-	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	write_file(path, s, strlen(s));
 	json_object_put(root);
 	free(path);

@@ -5,6 +5,7 @@
 #include "progress.h"
 #include "signals.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <json-c/json.h>
@@ -396,7 +397,7 @@ static int collect(const char *tmp, const char *linux_dir, const struct kvariant
 	json_object_object_add(meta, "built", json_object_new_string(date));
 	json_object_object_add(meta, "compile_seconds", json_object_new_double(seconds));
 	json_object_object_add(meta, "objects", json_object_new_int64(objects));
-	if (json_object_to_file_ext(metapath, meta, JSON_C_TO_STRING_PRETTY))
+	if (json_object_to_file_ext(metapath, meta, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE))
 		rc = -1;
 	json_object_put(meta);
 	free(metapath);
@@ -420,6 +421,50 @@ static int read_meta(struct kernel *k)
 	return k->version ? 0 : -1;
 }
 
+/* The version string a bzImage carries (boot protocol: header field at 0x20e). */
+static char *bzimage_version(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char off[2];
+	char buf[128] = "";
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0x20e, SEEK_SET) || fread(off, 1, 2, f) != 2 ||
+	    fseek(f, 0x200 + (off[0] | off[1] << 8), SEEK_SET) ||
+	    !fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[strcspn(buf, " ")] = '\0';
+	return buf[0] ? xstrdup(buf) : NULL;
+}
+
+/* CMABENCH_BZIMAGE_<VARIANT>=path: a kernel built elsewhere, used as is. */
+static int external_kernel(const struct kvariant *v, struct kernel *k)
+{
+	char var[64];
+	const char *path;
+
+	snprintf(var, sizeof(var), "CMABENCH_BZIMAGE_%s", v->name);
+	for (char *p = var; *p; p++)
+		*p = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+	path = getenv(var);
+	if (!path)
+		return 1;
+	k->bzimage = abs_path(path);
+	k->dir = xstrdup(k->bzimage);
+	snprintf(k->key, sizeof(k->key), "external");
+	k->version = bzimage_version(k->bzimage);
+	if (!k->version) {
+		err_msg("%s=%s: not a bzImage", var, path);
+		return -1;
+	}
+	printf("[kernel %s] using %s (%s, Linux %s)\n", v->name, k->bzimage, var, k->version);
+	return 0;
+}
+
 int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kernel *k)
 {
 	struct strbuf errs = { 0 };
@@ -430,6 +475,9 @@ int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kerne
 
 	memset(k, 0, sizeof(*k));
 	k->variant = v;
+	rc = external_kernel(v, k);
+	if (rc <= 0)
+		return rc;
 	if (kbuild_key(env, v, k->key, &errs)) {
 		fputs(errs.buf, stderr);
 		sb_free(&errs);
