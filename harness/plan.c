@@ -39,6 +39,8 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	sb_addf(&sb, "# cmabench guest plan: %s/%s\n", scn->name, name);
 	if (area)
 		sb_addf(&sb, "area %s\n", area);
+	if (s->trace)
+		sb_addf(&sb, "trace %s\n", s->trace);
 	sb_add(&sb, "scratch /dev/vdb\n");
 	sb_add(&sb, "snapshot before\n");
 	if (s->fio) {

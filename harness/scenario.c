@@ -50,6 +50,8 @@ static const struct key_def keys[] = {
 	  "comma-separated request sizes in pages, e.g. 1,512,1024" },
 	{ "append", K_APPEND, T_STRING, OFF(append), 0, 0,
 	  "extra kernel command line" },
+	{ "trace", K_TRACE, T_STRING, OFF(trace), 0, 0,
+	  "comma-separated trace events recorded around the allocations (default cma,gcma,cleancache; empty: none)" },
 };
 
 static const char *const setup_names[] = {
@@ -278,6 +280,7 @@ static void spec_defaults(struct run_spec *r)
 	r->alloc_count = 10;
 	r->alloc_pages[0] = 1024;
 	r->nalloc_pages = 1;
+	r->trace = xstrdup("cma,gcma,cleancache");
 }
 
 static void spec_copy(struct run_spec *dst, const struct run_spec *src)
@@ -288,6 +291,7 @@ static void spec_copy(struct run_spec *dst, const struct run_spec *src)
 	dst->kernel = src->kernel ? xstrdup(src->kernel) : NULL;
 	dst->fio = src->fio ? xstrdup(src->fio) : NULL;
 	dst->append = src->append ? xstrdup(src->append) : NULL;
+	dst->trace = src->trace ? xstrdup(src->trace) : NULL;
 }
 
 static void spec_free(struct run_spec *r)
@@ -297,6 +301,7 @@ static void spec_free(struct run_spec *r)
 	free(r->kernel);
 	free(r->fio);
 	free(r->append);
+	free(r->trace);
 }
 
 void scenario_free(struct scenario *scn)

@@ -21,7 +21,7 @@ enum setup { SETUP_NONE, SETUP_CARVEOUT, SETUP_CMA, SETUP_GCMA };
 enum scn_key {
 	K_DESCRIPTION, K_KERNEL, K_SETUP, K_AREA, K_MEMORY, K_CPUS, K_TIMEOUT,
 	K_REPEAT, K_SCRATCH, K_FIO, K_FIO_RUNTIME, K_FIO_SIZE, K_ALLOC_COUNT,
-	K_ALLOC_PAGES, K_APPEND,
+	K_ALLOC_PAGES, K_APPEND, K_TRACE,
 	K__COUNT
 };
 
@@ -43,6 +43,7 @@ struct run_spec {
 	long alloc_pages[MAX_ALLOC_SIZES];
 	size_t nalloc_pages;
 	char *append;           /* extra kernel command line */
+	char *trace;            /* trace-cmd event systems/events around the allocations */
 	int line[K__COUNT];     /* where each key was set; 0: default */
 	int section_line;
 };
