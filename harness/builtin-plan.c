@@ -20,7 +20,8 @@ char *scenario_path(const struct cmb_env *env, const char *arg)
 int selection_load(const struct cmb_env *env, struct selection *sel, int argc, char **argv)
 {
 	char *fio_dir = env_src(env, "workloads/fio");
-	struct scn_ctx ctx = { .fio_dir = fio_dir };
+	char *script_dir = env_src(env, "workloads/guest/scripts");
+	struct scn_ctx ctx = { .fio_dir = fio_dir, .script_dir = script_dir };
 	struct strbuf errs = { 0 };
 	int nerr = 0;
 
@@ -42,6 +43,7 @@ int selection_load(const struct cmb_env *env, struct selection *sel, int argc, c
 		fputs(errs.buf, stderr);
 	sb_free(&errs);
 	free(fio_dir);
+	free(script_dir);
 	return nerr;
 }
 

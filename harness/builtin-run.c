@@ -141,10 +141,17 @@ static int write_guest_plan(const struct cmb_env *env, const struct run *r, cons
 	char *steps = path_join(plan, "steps");
 	int rc = mkdir_p(plan) || write_file(steps, r->steps, strlen(r->steps));
 
-	if (!rc && r->spec->fio) {
-		char *rel = xasprintf("workloads/fio/%s", r->spec->fio);
+	const char *files[][2] = {
+		{ "workloads/fio", r->spec->fio },
+		{ "workloads/guest/scripts", r->spec->script },
+	};
+
+	for (size_t i = 0; !rc && i < ARRAY_SIZE(files); i++) {
+		if (!files[i][1])
+			continue;
+		char *rel = xasprintf("%s/%s", files[i][0], files[i][1]);
 		char *src = env_src(env, rel);
-		char *dst = path_join(plan, r->spec->fio);
+		char *dst = path_join(plan, files[i][1]);
 
 		rc = copy_file(src, dst);
 		free(rel);

@@ -57,6 +57,8 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 		sb_add(&sb, "\n");
 	}
 	sb_add(&sb, "snapshot after\n");
+	if (s->script)
+		sb_addf(&sb, "script %s\n", s->script);
 	return sb_detach(&sb);
 }
 

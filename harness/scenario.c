@@ -50,6 +50,8 @@ static const struct key_def keys[] = {
 	  "comma-separated request sizes in pages, e.g. 1,512,1024" },
 	{ "append", K_APPEND, T_STRING, OFF(append), 0, 0,
 	  "extra kernel command line" },
+	{ "script", K_SCRIPT, T_STRING, OFF(script), 0, 0,
+	  "guest shell script in workloads/guest/scripts/ run after the other steps" },
 	{ "trace", K_TRACE, T_STRING, OFF(trace), 0, 0,
 	  "comma-separated trace events recorded around the allocations (default cma,gcma,cleancache; empty: none)" },
 };
@@ -292,6 +294,7 @@ static void spec_copy(struct run_spec *dst, const struct run_spec *src)
 	dst->fio = src->fio ? xstrdup(src->fio) : NULL;
 	dst->append = src->append ? xstrdup(src->append) : NULL;
 	dst->trace = src->trace ? xstrdup(src->trace) : NULL;
+	dst->script = src->script ? xstrdup(src->script) : NULL;
 }
 
 static void spec_free(struct run_spec *r)
@@ -302,6 +305,7 @@ static void spec_free(struct run_spec *r)
 	free(r->fio);
 	free(r->append);
 	free(r->trace);
+	free(r->script);
 }
 
 void scenario_free(struct scenario *scn)
@@ -377,6 +381,16 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 		if (r->fio_size + (64ull << 20) > r->scratch)
 			verr(errs, path, r, K_FIO_SIZE, "does not fit the scratch disk (%llu MiB)",
 			     (unsigned long long)(r->scratch >> 20));
+	}
+	if (r->script) {
+		char *p = ctx->script_dir ? path_join(ctx->script_dir, r->script) : NULL;
+
+		if (strchr(r->script, '/'))
+			verr(errs, path, r, K_SCRIPT, "'%s' must be a file name in workloads/guest/scripts",
+			     r->script);
+		else if (!p || !path_exists(p))
+			verr(errs, path, r, K_SCRIPT, "no guest script %s", p ? p : r->script);
+		free(p);
 	}
 	if (r->timeout < 10)
 		verr(errs, path, r, K_TIMEOUT, "below 10s cannot even boot a guest");

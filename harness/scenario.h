@@ -21,7 +21,7 @@ enum setup { SETUP_NONE, SETUP_CARVEOUT, SETUP_CMA, SETUP_GCMA };
 enum scn_key {
 	K_DESCRIPTION, K_KERNEL, K_SETUP, K_AREA, K_MEMORY, K_CPUS, K_TIMEOUT,
 	K_REPEAT, K_SCRATCH, K_FIO, K_FIO_RUNTIME, K_FIO_SIZE, K_ALLOC_COUNT,
-	K_ALLOC_PAGES, K_APPEND, K_TRACE,
+	K_ALLOC_PAGES, K_APPEND, K_TRACE, K_SCRIPT,
 	K__COUNT
 };
 
@@ -44,6 +44,7 @@ struct run_spec {
 	size_t nalloc_pages;
 	char *append;           /* extra kernel command line */
 	char *trace;            /* trace-cmd event systems/events around the allocations */
+	char *script;           /* guest script in workloads/guest/scripts, run last */
 	int line[K__COUNT];     /* where each key was set; 0: default */
 	int section_line;
 };
@@ -58,6 +59,7 @@ struct scenario {
 /* Where scenario-relative names (fio job files) are looked up. */
 struct scn_ctx {
 	const char *fio_dir;
+	const char *script_dir;
 };
 
 /*

@@ -1,6 +1,7 @@
 /*
  * check-fio-json FILE: exits 0 if FILE is fio JSON output whose first job
- * did I/O (read or write io_bytes > 0), and prints that job's numbers.
+ * did I/O (read or write io_bytes > 0) without error (verification
+ * failures included), and prints that job's numbers.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -17,7 +18,8 @@ static long long get_ll(json_object *o, const char *a, const char *b)
 int main(int argc, char **argv)
 {
 	json_object *root, *jobs, *job;
-	long long rd, wr;
+	json_object *e;
+	long long rd, wr, error = -1;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: check-fio-json FILE\n");
@@ -35,7 +37,10 @@ int main(int argc, char **argv)
 	job = json_object_array_get_idx(jobs, 0);
 	rd = get_ll(job, "read", "io_bytes");
 	wr = get_ll(job, "write", "io_bytes");
-	printf("read_bytes=%lld write_bytes=%lld read_iops=%lld\n", rd, wr, get_ll(job, "read", "iops"));
+	if (json_object_object_get_ex(job, "error", &e))
+		error = json_object_get_int64(e);
+	printf("read_bytes=%lld write_bytes=%lld read_iops=%lld error=%lld\n", rd, wr,
+	       get_ll(job, "read", "iops"), error);
 	json_object_put(root);
-	return rd > 0 || wr > 0 ? 0 : 1;
+	return (rd > 0 || wr > 0) && error == 0 ? 0 : 1;
 }

@@ -1,0 +1,61 @@
+#!/bin/sh
+# VM test of the GCMA series: runs the gcma-functional scenario on the gcma
+# kernel and judges what came back: KUnit results from the console,
+# cleancache counters, full-area allocations, fio verification. Then boots
+# with a malformed gcma= and checks the kernel refuses it and goes on.
+# Prints TAP; the numbers of interest go out as "#" comments.
+: "${CMABENCH:?set by make check}"
+: "${TESTS_BUILDDIR:?set by make check}"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
+val() { cat "$1" 2>/dev/null || echo 0; }
+
+res=$(mktemp -d)
+trap 'rm -rf "$res"' EXIT
+"$CMABENCH" run --results "$res" gcma-functional
+rc=$?
+run=$(ls -d "$res"/gcma-functional-*/runs/gcma-r1 2>/dev/null | head -n 1)
+con="$run/console.log"
+check "cmabench run gcma-functional succeeded (exit $rc, status $(val "$run/status"))" [ "$rc" -eq 0 ]
+
+# KUnit: one TAP line per test case of the cleancache suite (indented KTAP).
+sed -n 's/^\[[^]]*\] //p' "$con" 2>/dev/null | grep -E '^ +(not )?ok [0-9]+ ' > "$res/kunit" || true
+if [ ! -s "$res/kunit" ]; then
+	notok "KUnit cleancache cases reported on the console"
+fi
+while read -r word rest; do
+	if [ "$word" = not ]; then
+		notok "kunit: ${rest#ok }"
+	else
+		ok "kunit: $rest"
+	fi
+done < "$res/kunit"
+check "KUnit suite cleancache passed" grep -qE '\] *ok [0-9]+ cleancache' "$con"
+
+s0=$(val "$run/cleancache-start/stores"); s1=$(val "$run/cleancache-after-reads/stores")
+h0=$(val "$run/cleancache-start/hits"); h1=$(val "$run/cleancache-after-reads/hits")
+echo "# cleancache after two reads of a file larger than RAM: stores +$((s1 - s0)), hits +$((h1 - h0))"
+check "reclaim stored pages in cleancache (stores $s0 -> $s1)" [ "$s1" -gt "$s0" ]
+check "re-reads hit cleancache (hits $h0 -> $h1)" [ "$h1" -gt "$h0" ]
+
+g=$(awk -F, 'NR > 1 && $5 == 1' "$run/alloc-gcma.csv" 2>/dev/null | wc -l)
+check "ten full-area gcma allocations succeeded with the cache hot ($g/10)" [ "$g" -eq 10 ]
+c=$(awk -F, 'NR > 1 && $5 == 1' "$run/alloc-cma.csv" 2>/dev/null | wc -l)
+echo "# full-area cma allocations succeeded: $c/10"
+for a in gcma cma; do
+	med=$(awk -F, 'NR > 1 && $5 == 1 { print $4 }' "$run/alloc-$a.csv" 2>/dev/null | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR) printf "%.3f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 1e6; else print "n/a" }')
+	echo "# median latency of a full 64 MiB $a allocation under re-read load: $med ms"
+done
+check "fio crc32c verification found no stale data" "$TESTS_BUILDDIR/check-fio-json" "$run/fio-verify.json"
+
+# A malformed gcma= is refused with a message; the boot goes on, no area.
+"$CMABENCH" run --results "$res/bad" --set setup=none --set script= \
+	--set 'append=gcma=64Q cma=64M' gcma-functional > "$res/bad.log" 2>&1
+bad=$(ls -d "$res"/bad/gcma-functional-*/runs/gcma-r1 2>/dev/null | head -n 1)
+check "the guest still boots with gcma=64Q" grep -qx ok "$bad/status"
+check "the kernel says it refused gcma=64Q" grep -qiE 'gcma.*(invalid|malformed|refus|ignor)' "$bad/console.log"
+check "no gcma area exists after gcma=64Q" [ ! -e "$bad/snapshots/before/sys-cma/gcma" ]
+check "the cma= area beside it still exists" [ -e "$bad/snapshots/before/sys-cma/reserved" ]

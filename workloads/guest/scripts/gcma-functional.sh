@@ -1,0 +1,53 @@
+#!/bin/sh
+# Functional check of the GCMA series, run in the guest (tests/vm/gcma.sh
+# judges the results on the host):
+#  1. write a file larger than guest RAM with fio verification headers,
+#     read it twice: reclaim must store evicted pages in cleancache and the
+#     second read must hit;
+#  2. with the page cache hot and a re-read loop running, allocate the whole
+#     gcma area ten times, then the whole cma area (same boot) ten times;
+#  3. verify the file with fio: cleancache must never return stale data.
+# Environment from init: R (results), AREA; FILE_MB (default 384).
+set -u
+F=/mnt/scratch/verify.dat
+MB=${FILE_MB:-384}
+CC=/sys/kernel/debug/cleancache
+
+pages_of() { # area name -> its size in pages
+	cat "/sys/kernel/debug/cma/$1/count"
+}
+
+counters() { # tag
+	mkdir -p "$R/cleancache-$1"
+	for f in "$CC"/*; do
+		[ -f "$f" ] && cat "$f" > "$R/cleancache-$1/${f##*/}"
+	done
+}
+
+job="--name=verify --filename=$F --rw=write --bs=1M --size=${MB}M --verify=crc32c"
+
+counters start
+# shellcheck disable=SC2086
+fio $job --do_verify=0 --output-format=json --output="$R/fio-write.json" || exit 1
+sync
+cat "$F" > /dev/null
+cat "$F" > /dev/null
+counters after-reads
+
+( while :; do cat "$F" > /dev/null; done ) &
+loader=$!
+sleep 2
+cma-alloc --area gcma --count 10 --pages "$(pages_of gcma)" --out "$R/alloc-gcma.csv"
+rc_g=$?
+cma-alloc --area reserved --count 10 --pages "$(pages_of reserved)" --out "$R/alloc-cma.csv"
+rc_c=$?
+kill "$loader"
+wait "$loader" 2>/dev/null
+counters after-alloc
+
+# shellcheck disable=SC2086
+fio $job --verify_only --output-format=json --output="$R/fio-verify.json"
+rc_v=$?
+counters end
+echo "alloc_gcma_rc=$rc_g alloc_cma_rc=$rc_c verify_rc=$rc_v" > "$R/functional.txt"
+[ "$rc_g" -eq 0 ] && [ "$rc_c" -eq 0 ] && [ "$rc_v" -eq 0 ]
