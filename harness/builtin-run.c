@@ -184,6 +184,18 @@ static char *make_scratch(const struct cmb_env *env, const struct run *r, const 
 	return img;
 }
 
+/* Whether backgrounds.csv (name,pid,state,rc) has a workload that died. */
+static bool background_died(const char *dir)
+{
+	char *path = path_join(dir, "backgrounds.csv");
+	char *text = read_file(path, NULL);
+	bool died = text && strstr(text, ",died,");
+
+	free(text);
+	free(path);
+	return died;
+}
+
 static void print_tail(const char *path, int lines)
 {
 	char n[16];
@@ -262,6 +274,11 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	}
 	vm_run(&vc, &res);
 	status = vm_status_name(res.status);
+	if (res.status == VM_OK && background_died(dir)) {
+		/* The numbers exist but were not taken under the planned load. */
+		status = "degraded";
+		err_msg("%s/%s: a background workload died (see backgrounds.csv)", r->scn->name, r->name);
+	}
 	if (res.status == VM_OK)
 		history_set(ctx->env, hkey, res.seconds);
 	else if (res.status != VM_INTERRUPTED) {

@@ -6,8 +6,10 @@
 #include "plan.h"
 
 int cmd_build(int argc, char **argv, struct cmb_env *env);
+int cmd_compare(int argc, char **argv, struct cmb_env *env);
 int cmd_image(int argc, char **argv, struct cmb_env *env);
 int cmd_plan(int argc, char **argv, struct cmb_env *env);
+int cmd_report(int argc, char **argv, struct cmb_env *env);
 int cmd_run(int argc, char **argv, struct cmb_env *env);
 
 /* Options shared by plan and run: scenarios, --only, --set. */

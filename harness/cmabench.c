@@ -18,8 +18,10 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "build", cmd_build, "build (or reuse) the kernel variants" },
+	{ "compare", cmd_compare, "compare the sections of two results directories" },
 	{ "image", cmd_image, "build (or reuse) the guest root image" },
 	{ "plan", cmd_plan, "check scenarios and print the runs they expand to" },
+	{ "report", cmd_report, "statistics, report.md and plot data of results directories" },
 	{ "run", cmd_run, "run scenarios in VMs and write results/<run-id>/" },
 };
 

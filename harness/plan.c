@@ -31,10 +31,32 @@ static char *make_cmdline(const struct run_spec *s)
 	return sb_detach(&sb);
 }
 
+/* Each background workload as a guest "bg" line. */
+static void add_backgrounds(struct strbuf *sb, const struct run_spec *s, const char *fio_env)
+{
+	char *copy = xstrdup(s->background), *save = NULL;
+	const char *area = setup_area_name(s->setup);
+
+	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		if (!strncmp(t, "fio:", 4))
+			sb_addf(sb, "bg fio %s FIO_RUNTIME=%.0f %s\n", t + 4, s->timeout, fio_env);
+		else if (!strcmp(t, "hog"))
+			sb_addf(sb, "bg hog %ld\n", s->hog_percent);
+		else if (!strcmp(t, "pin-io"))
+			sb_addf(sb, "bg pin-io %s %llu %s\n", area,
+				(unsigned long long)(s->pin_buffer >> 20), s->pin_mode);
+		else if (!strcmp(t, "sampler"))
+			sb_add(sb, "bg sampler 1\n");
+	}
+	free(copy);
+}
+
 static char *make_steps(const struct scenario *scn, const struct run_spec *s, const char *name)
 {
 	struct strbuf sb = { 0 };
 	const char *area = setup_area_name(s->setup);
+	char *size = fmt_size(s->fio_size);
+	char *fio_env = xasprintf("FIO_SIZE=%s", size);
 
 	sb_addf(&sb, "# cmabench guest plan: %s/%s\n", scn->name, name);
 	if (area)
@@ -42,23 +64,38 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	if (s->trace)
 		sb_addf(&sb, "trace %s\n", s->trace);
 	sb_add(&sb, "scratch /dev/vdb\n");
-	sb_add(&sb, "snapshot before\n");
-	if (s->fio) {
-		char *size = fmt_size(s->fio_size);
+	/* Files are laid out before anything is measured. */
+	if (s->fio)
+		sb_addf(&sb, "prepare %s %s\n", s->fio, fio_env);
+	if (s->background) {
+		char *copy = xstrdup(s->background), *save = NULL;
 
-		sb_addf(&sb, "fio %s FIO_RUNTIME=%.0f FIO_SIZE=%s\n", s->fio,
-			s->fio_runtime < 1 ? 1 : s->fio_runtime, size);
-		free(size);
+		for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+			if (!strncmp(t, "fio:", 4) && (!s->fio || strcmp(t + 4, s->fio)))
+				sb_addf(&sb, "prepare %s %s\n", t + 4, fio_env);
+		free(copy);
+		add_backgrounds(&sb, s, fio_env);
+		if (s->warmup > 0)
+			sb_addf(&sb, "warmup %.0f\n", s->warmup < 1 ? 1 : s->warmup);
 	}
+	sb_add(&sb, "snapshot before\n");
+	if (s->fio)
+		sb_addf(&sb, "fio %s FIO_RUNTIME=%.0f %s\n", s->fio,
+			s->fio_runtime < 1 ? 1 : s->fio_runtime, fio_env);
 	if (area && s->alloc_count > 0) {
 		sb_addf(&sb, "alloc %ld ", s->alloc_count);
 		for (size_t i = 0; i < s->nalloc_pages; i++)
 			sb_addf(&sb, "%s%ld", i ? "," : "", s->alloc_pages[i]);
-		sb_add(&sb, "\n");
+		sb_addf(&sb, " %ld %.0f %.0f %.0f %ld\n", s->alloc_burst, s->alloc_hold * 1000,
+			s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed);
 	}
 	sb_add(&sb, "snapshot after\n");
+	if (s->background)
+		sb_add(&sb, "bg-stop\n");
 	if (s->script)
 		sb_addf(&sb, "script %s\n", s->script);
+	free(size);
+	free(fio_env);
 	return sb_detach(&sb);
 }
 

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum key_type { T_STRING, T_SIZE, T_LONG, T_DURATION, T_SETUP, T_LONG_LIST, T_KERNEL };
+enum key_type {
+	T_STRING, T_SIZE, T_LONG, T_DURATION, T_DURATION0, T_SETUP, T_LONG_LIST, T_KERNEL,
+	T_BACKGROUND, T_PIN_MODE,
+};
 
 struct key_def {
 	const char *name;
@@ -52,6 +55,28 @@ static const struct key_def keys[] = {
 	  "extra kernel command line" },
 	{ "script", K_SCRIPT, T_STRING, OFF(script), 0, 0,
 	  "guest shell script in workloads/guest/scripts/ run after the other steps" },
+	{ "background", K_BACKGROUND, T_BACKGROUND, OFF(background), 0, 0,
+	  "comma list of workloads started before and stopped after the foreground: "
+	  "fio:JOB (job file in workloads/fio/), hog (anonymous memory), pin-io (pages "
+	  "of the area kept under direct I/O), sampler (1 s counter samples)" },
+	{ "hog-percent", K_HOG_PERCENT, T_LONG, OFF(hog_percent), 1, 95,
+	  "share of MemAvailable the hog keeps filled and touched" },
+	{ "pin-buffer", K_PIN_BUFFER, T_SIZE, OFF(pin_buffer), 0, 0,
+	  "memory pin-io faults in to find pages inside the area" },
+	{ "pin-mode", K_PIN_MODE, T_PIN_MODE, OFF(pin_mode), 0, 0,
+	  "how pin-io keeps pages busy: dio (direct reads in flight) or vmsplice (pages held in pipes)" },
+	{ "warmup", K_WARMUP, T_DURATION0, OFF(warmup), 0, 0,
+	  "how long backgrounds run before the foreground starts" },
+	{ "alloc-burst", K_ALLOC_BURST, T_LONG, OFF(alloc_burst), 1, 256,
+	  "allocations made back to back, held and freed together" },
+	{ "alloc-hold", K_ALLOC_HOLD, T_DURATION0, OFF(alloc_hold), 0, 0,
+	  "how long a burst is held before it is freed" },
+	{ "alloc-interval", K_ALLOC_INTERVAL, T_DURATION0, OFF(alloc_interval), 0, 0,
+	  "mean time between bursts" },
+	{ "alloc-jitter", K_ALLOC_JITTER, T_DURATION0, OFF(alloc_jitter), 0, 0,
+	  "uniform +- jitter on the interval, from a generator seeded with seed" },
+	{ "seed", K_SEED, T_LONG, OFF(seed), 0, 1L << 30,
+	  "seed of the jitter generator" },
 	{ "trace", K_TRACE, T_STRING, OFF(trace), 0, 0,
 	  "comma-separated trace events recorded around the allocations (default cma,gcma,cleancache; empty: none)" },
 };
@@ -178,6 +203,13 @@ int parse_duration(const char *s, double *out, const char **why)
 	return 0;
 }
 
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return rtrim(s);
+}
+
 static int set_value(struct run_spec *r, const struct key_def *k, const char *val,
 		     const char **why)
 {
@@ -206,6 +238,44 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 		return parse_size(val, (uint64_t *)field, why);
 	case T_DURATION:
 		return parse_duration(val, (double *)field, why);
+	case T_DURATION0:
+		if (!strcmp(val, "0")) {
+			*(double *)field = 0;
+			return 0;
+		}
+		return parse_duration(val, (double *)field, why);
+	case T_PIN_MODE: {
+		char **p = (char **)field;
+
+		if (strcmp(val, "dio") && strcmp(val, "vmsplice")) {
+			*why = "is not a pin mode (dio, vmsplice)";
+			return -1;
+		}
+		free(*p);
+		*p = xstrdup(val);
+		return 0;
+	}
+	case T_BACKGROUND: {
+		char *copy = xstrdup(val), *save = NULL;
+		char **p = (char **)field;
+		int bad = 0;
+
+		for (char *tok = strtok_r(copy, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
+			tok = trim(tok);
+			if (!strncmp(tok, "fio:", 4) && tok[4] && !strchr(tok + 4, '/'))
+				continue;
+			if (strcmp(tok, "hog") && strcmp(tok, "pin-io") && strcmp(tok, "sampler"))
+				bad = 1;
+		}
+		free(copy);
+		if (bad) {
+			*why = "has an unknown workload (fio:JOB, hog, pin-io, sampler)";
+			return -1;
+		}
+		free(*p);
+		*p = val[0] ? xstrdup(val) : NULL;
+		return 0;
+	}
 	case T_LONG: {
 		long v;
 
@@ -283,6 +353,12 @@ static void spec_defaults(struct run_spec *r)
 	r->alloc_pages[0] = 1024;
 	r->nalloc_pages = 1;
 	r->trace = xstrdup("cma,gcma,cleancache");
+	r->hog_percent = 50;
+	r->pin_buffer = 64ull << 20;
+	r->pin_mode = xstrdup("vmsplice");
+	r->warmup = 5;
+	r->alloc_burst = 1;
+	r->seed = 1;
 }
 
 static void spec_copy(struct run_spec *dst, const struct run_spec *src)
@@ -295,6 +371,8 @@ static void spec_copy(struct run_spec *dst, const struct run_spec *src)
 	dst->append = src->append ? xstrdup(src->append) : NULL;
 	dst->trace = src->trace ? xstrdup(src->trace) : NULL;
 	dst->script = src->script ? xstrdup(src->script) : NULL;
+	dst->background = src->background ? xstrdup(src->background) : NULL;
+	dst->pin_mode = src->pin_mode ? xstrdup(src->pin_mode) : NULL;
 }
 
 static void spec_free(struct run_spec *r)
@@ -306,6 +384,8 @@ static void spec_free(struct run_spec *r)
 	free(r->append);
 	free(r->trace);
 	free(r->script);
+	free(r->background);
+	free(r->pin_mode);
 }
 
 void scenario_free(struct scenario *scn)
@@ -316,13 +396,6 @@ void scenario_free(struct scenario *scn)
 	free(scn->path);
 	free(scn->name);
 	memset(scn, 0, sizeof(*scn));
-}
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return rtrim(s);
 }
 
 /* Errors point at the line that set the key, or at the section if defaulted. */
@@ -378,9 +451,36 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 		else if (!path_exists(job))
 			verr(errs, path, r, K_FIO, "no job file %s", job);
 		free(job);
-		if (r->fio_size + (64ull << 20) > r->scratch)
-			verr(errs, path, r, K_FIO_SIZE, "does not fit the scratch disk (%llu MiB)",
-			     (unsigned long long)(r->scratch >> 20));
+	}
+	if ((r->fio || (r->background && strstr(r->background, "fio:"))) &&
+	    r->fio_size + (64ull << 20) > r->scratch)
+		verr(errs, path, r, K_FIO_SIZE, "does not fit the scratch disk (%llu MiB)",
+		     (unsigned long long)(r->scratch >> 20));
+	if (r->alloc_jitter > r->alloc_interval)
+		verr(errs, path, r, K_ALLOC_JITTER, "exceeds alloc-interval (%gs)", r->alloc_interval);
+	if (setup_area_name(r->setup) && r->alloc_count > 0) {
+		for (size_t i = 0; i < r->nalloc_pages; i++)
+			if ((uint64_t)r->alloc_pages[i] * r->alloc_burst > area_pages && r->alloc_burst > 1)
+				verr(errs, path, r, K_ALLOC_BURST,
+				     "%ld bursts of %ld pages exceed the area (%llu pages)",
+				     r->alloc_burst, r->alloc_pages[i], (unsigned long long)area_pages);
+	}
+	if (r->background) {
+		char *copy = xstrdup(r->background), *save = NULL;
+
+		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			t = trim(t);
+			if (!strncmp(t, "fio:", 4)) {
+				char *job = path_join(ctx->fio_dir, t + 4);
+
+				if (!path_exists(job))
+					verr(errs, path, r, K_BACKGROUND, "no job file %s", job);
+				free(job);
+			} else if (!strcmp(t, "pin-io") && !setup_area_name(r->setup)) {
+				verr(errs, path, r, K_BACKGROUND, "pin-io needs an area (setup cma or gcma)");
+			}
+		}
+		free(copy);
 	}
 	if (r->script) {
 		char *p = ctx->script_dir ? path_join(ctx->script_dir, r->script) : NULL;

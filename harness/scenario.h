@@ -21,7 +21,9 @@ enum setup { SETUP_NONE, SETUP_CARVEOUT, SETUP_CMA, SETUP_GCMA };
 enum scn_key {
 	K_DESCRIPTION, K_KERNEL, K_SETUP, K_AREA, K_MEMORY, K_CPUS, K_TIMEOUT,
 	K_REPEAT, K_SCRATCH, K_FIO, K_FIO_RUNTIME, K_FIO_SIZE, K_ALLOC_COUNT,
-	K_ALLOC_PAGES, K_APPEND, K_TRACE, K_SCRIPT,
+	K_ALLOC_PAGES, K_APPEND, K_TRACE, K_SCRIPT, K_BACKGROUND, K_HOG_PERCENT,
+	K_PIN_BUFFER, K_WARMUP, K_ALLOC_BURST, K_ALLOC_HOLD, K_ALLOC_INTERVAL, K_ALLOC_JITTER,
+	K_SEED, K_PIN_MODE,
 	K__COUNT
 };
 
@@ -45,6 +47,16 @@ struct run_spec {
 	char *append;           /* extra kernel command line */
 	char *trace;            /* trace-cmd event systems/events around the allocations */
 	char *script;           /* guest script in workloads/guest/scripts, run last */
+	char *background;       /* comma list: fio:JOB, hog, pin-io, sampler */
+	long hog_percent;       /* share of MemAvailable the hog keeps */
+	uint64_t pin_buffer;    /* bytes pin-io faults in to find pages in the area */
+	char *pin_mode;         /* dio or vmsplice */
+	double warmup;          /* seconds backgrounds run before the foreground */
+	long alloc_burst;       /* allocations back to back, held and freed together */
+	double alloc_hold;      /* seconds a burst is held */
+	double alloc_interval;  /* seconds between bursts */
+	double alloc_jitter;    /* +- seconds of uniform jitter on the interval */
+	long seed;
 	int line[K__COUNT];     /* where each key was set; 0: default */
 	int section_line;
 };

@@ -38,7 +38,7 @@ static void test_expand(void **state)
 	assert_non_null(strstr(plan.runs[1].cmdline, " cma=256M"));
 	assert_null(strstr(plan.runs[3].cmdline, "cma="));
 	assert_non_null(strstr(plan.runs[0].steps, "area reserved\n"));
-	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1\n"));
 	assert_non_null(strstr(plan.runs[0].steps, "fio read.fio FIO_RUNTIME=10 FIO_SIZE=64M\n"));
 	/* no area: no allocation step */
 	assert_null(strstr(plan.runs[3].steps, "alloc"));

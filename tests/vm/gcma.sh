@@ -40,12 +40,12 @@ echo "# cleancache after two reads of a file larger than RAM: stores +$((s1 - s0
 check "reclaim stored pages in cleancache (stores $s0 -> $s1)" [ "$s1" -gt "$s0" ]
 check "re-reads hit cleancache (hits $h0 -> $h1)" [ "$h1" -gt "$h0" ]
 
-g=$(awk -F, 'NR > 1 && $5 == 1' "$run/alloc-gcma.csv" 2>/dev/null | wc -l)
+g=$(awk -F, 'NR > 1 && $6 == 1' "$run/alloc-gcma.csv" 2>/dev/null | wc -l)
 check "ten full-area gcma allocations succeeded with the cache hot ($g/10)" [ "$g" -eq 10 ]
-c=$(awk -F, 'NR > 1 && $5 == 1' "$run/alloc-cma.csv" 2>/dev/null | wc -l)
+c=$(awk -F, 'NR > 1 && $6 == 1' "$run/alloc-cma.csv" 2>/dev/null | wc -l)
 echo "# full-area cma allocations succeeded: $c/10"
 for a in gcma cma; do
-	med=$(awk -F, 'NR > 1 && $5 == 1 { print $4 }' "$run/alloc-$a.csv" 2>/dev/null | sort -n |
+	med=$(awk -F, 'NR > 1 && $6 == 1 { print $5 }' "$run/alloc-$a.csv" 2>/dev/null | sort -n |
 		awk '{ v[NR] = $1 } END { if (NR) printf "%.3f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 1e6; else print "n/a" }')
 	echo "# median latency of a full 64 MiB $a allocation under re-read load: $med ms"
 done

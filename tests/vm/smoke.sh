@@ -26,7 +26,7 @@ check "guest init started and finished" sh -c "grep -q 'cmabench-init: start' '$
 check "fio JSON came back and shows I/O" "$TESTS_BUILDDIR/check-fio-json" "$run/fio-randread-smoke.json"
 rows=$(tail -n +2 "$run/alloc.csv" 2>/dev/null | wc -l)
 check "ten allocation records (got $rows)" [ "$rows" -eq 10 ]
-okrows=$(awk -F, 'NR > 1 && $2 == 1024 && $5 == 1 && $4 > 0' "$run/alloc.csv" 2>/dev/null | wc -l)
+okrows=$(awk -F, 'NR > 1 && $3 == 1024 && $6 == 1 && $5 > 0' "$run/alloc.csv" 2>/dev/null | wc -l)
 check "all ten 1024-page allocations succeeded with a latency (got $okrows)" [ "$okrows" -eq 10 ]
 check "vmstat snapshots before and after" sh -c "[ -s '$run/snapshots/before/vmstat' ] && [ -s '$run/snapshots/after/vmstat' ]"
 succ=$(cat "$run/snapshots/after/sys-cma/reserved/alloc_pages_success" 2>/dev/null)

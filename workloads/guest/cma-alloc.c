@@ -1,12 +1,18 @@
 /*
  * cma-alloc: the guest's allocation driver. Allocates and frees pages
- * through /sys/kernel/debug/cma/<area>/{alloc,free} and writes one CSV row
- * per request. A failed allocation is a data point (success=0, errno), not
- * an error of the driver.
+ * through /sys/kernel/debug/cma/<area>/{alloc,free} following a plan:
+ *   sweep   each size --count times (bursts of 1);
+ *   burst   --burst allocations back to back (a camera pipeline's buffers),
+ *           held together for --hold-ms, then freed together.
+ * Requests are spaced by --interval-ms plus a uniform jitter of
+ * +-jitter-ms drawn from a generator seeded with --seed, so a plan replays
+ * exactly. One CSV row per request; a failed allocation is a data point
+ * (success=0, errno), not an error of the driver.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +27,30 @@ static long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* splitmix64: small, seedable, the same sequence everywhere. */
+static uint64_t rng_state;
+
+static uint64_t rng_next(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void sleep_ms(double ms)
+{
+	struct timespec ts;
+
+	if (ms <= 0)
+		return;
+	ts.tv_sec = (time_t)(ms / 1000);
+	ts.tv_nsec = (long)((ms - ts.tv_sec * 1000.0) * 1e6);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
 }
 
 /* Writes "n" to path; returns 0 or the errno of the write. */
@@ -44,10 +74,24 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: cma-alloc --area NAME [--dir DIR] [--count N] [--pages P[,P...]]\n"
-		"                 [--hold-ms MS] [--out FILE]\n"
-		"Allocates each size N times through DIR/NAME/alloc (default DIR\n"
-		"/sys/kernel/debug/cma), frees it through DIR/NAME/free, and writes CSV:\n"
-		"seq,pages,start_ns,latency_ns,success,errno,free_latency_ns\n");
+		"                 [--burst K] [--hold-ms MS] [--interval-ms MS] [--jitter-ms MS]\n"
+		"                 [--seed S] [--out FILE]\n"
+		"For each size, N bursts of K allocations through DIR/NAME/alloc (default\n"
+		"DIR /sys/kernel/debug/cma), held MS, freed through DIR/NAME/free. CSV:\n"
+		"seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns\n");
+}
+
+static int parse_num(const char *opt, const char *s, double min, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*end || end == s || v < min) {
+		fprintf(stderr, "cma-alloc: --%s: '%s' is not a valid value\n", opt, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -57,38 +101,36 @@ int main(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "pages", required_argument, NULL, 'p' },
+		{ "burst", required_argument, NULL, 'b' },
 		{ "hold-ms", required_argument, NULL, 'H' },
+		{ "interval-ms", required_argument, NULL, 'i' },
+		{ "jitter-ms", required_argument, NULL, 'j' },
+		{ "seed", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *dir = "/sys/kernel/debug/cma", *area = NULL, *out = NULL;
-	long count = 1, sizes[MAX_SIZES], hold_ms = 0;
-	int nsizes = 0, c, seq = 0, failures = 0;
+	double count = 1, burst = 1, hold = 0, interval = 0, jitter = 0, seed = 1;
+	long sizes[MAX_SIZES];
+	int nsizes = 0, c, seq = 0, bursts = 0, failures = 0;
 	char alloc_path[4096], free_path[4096];
 	FILE *f = stdout;
 
-	while ((c = getopt_long(argc, argv, "a:d:n:p:H:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:h", opts, NULL)) != -1) {
 		char *end, *tok, *save = NULL;
+		int bad = 0;
 
 		switch (c) {
 		case 'a': area = optarg; break;
 		case 'd': dir = optarg; break;
 		case 'o': out = optarg; break;
-		case 'n':
-			count = strtol(optarg, &end, 10);
-			if (*end || count < 0) {
-				fprintf(stderr, "cma-alloc: --count: '%s' is not a count\n", optarg);
-				return 2;
-			}
-			break;
-		case 'H':
-			hold_ms = strtol(optarg, &end, 10);
-			if (*end || hold_ms < 0) {
-				fprintf(stderr, "cma-alloc: --hold-ms: '%s' is not a duration\n", optarg);
-				return 2;
-			}
-			break;
+		case 'n': bad = parse_num("count", optarg, 0, &count); break;
+		case 'b': bad = parse_num("burst", optarg, 1, &burst); break;
+		case 'H': bad = parse_num("hold-ms", optarg, 0, &hold); break;
+		case 'i': bad = parse_num("interval-ms", optarg, 0, &interval); break;
+		case 'j': bad = parse_num("jitter-ms", optarg, 0, &jitter); break;
+		case 's': bad = parse_num("seed", optarg, 0, &seed); break;
 		case 'p':
 			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 				long v = strtol(tok, &end, 10);
@@ -103,11 +145,22 @@ int main(int argc, char **argv)
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
 		}
+		if (bad)
+			return 2;
 	}
 	if (!area || !nsizes) {
 		usage();
 		return 2;
 	}
+	if (burst > 256) {
+		fprintf(stderr, "cma-alloc: --burst: at most 256\n");
+		return 2;
+	}
+	if (jitter > interval) {
+		fprintf(stderr, "cma-alloc: --jitter-ms must not exceed --interval-ms\n");
+		return 2;
+	}
+	rng_state = (uint64_t)seed;
 	snprintf(alloc_path, sizeof(alloc_path), "%s/%s/alloc", dir, area);
 	snprintf(free_path, sizeof(free_path), "%s/%s/free", dir, area);
 	if (access(alloc_path, W_OK)) {
@@ -118,34 +171,45 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cma-alloc: %s: %s\n", out, strerror(errno));
 		return 1;
 	}
-	fprintf(f, "seq,pages,start_ns,latency_ns,success,errno,free_latency_ns\n");
+	fprintf(f, "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns\n");
 	for (int s = 0; s < nsizes; s++) {
-		for (long i = 0; i < count; i++) {
-			long long t0 = now_ns(), t1, t2 = 0, t3 = 0;
-			int e = write_pages(alloc_path, sizes[s]);
+		for (long i = 0; i < (long)count; i++, bursts++) {
+			long long start[256], lat[256], t_free0, t_free1;
+			int err[256], k = (int)burst;
+			long held = 0;
 
-			t1 = now_ns();
-			if (!e) {
-				if (hold_ms)
-					usleep(hold_ms * 1000);
-				t2 = now_ns();
-				if (write_pages(free_path, sizes[s])) {
-					fprintf(stderr, "cma-alloc: freeing %ld pages: %s\n", sizes[s],
-						strerror(errno));
-					return 1;
-				}
-				t3 = now_ns();
-			} else {
-				failures++;
+			if (bursts > 0 && interval > 0) {
+				double u = (rng_next() >> 11) * (1.0 / 9007199254740992.0);
+
+				sleep_ms(interval + (2 * u - 1) * jitter);
 			}
-			fprintf(f, "%d,%ld,%lld,%lld,%d,%d,%lld\n", seq++, sizes[s], t0, t1 - t0,
-				!e, e, t3 - t2);
+			for (int b = 0; b < k; b++) {
+				start[b] = now_ns();
+				err[b] = write_pages(alloc_path, sizes[s]);
+				lat[b] = now_ns() - start[b];
+				if (!err[b])
+					held += sizes[s];
+				else
+					failures++;
+			}
+			sleep_ms(hold);
+			t_free0 = now_ns();
+			/* debugfs frees whole earlier allocations, up to the count written */
+			if (held && write_pages(free_path, held)) {
+				fprintf(stderr, "cma-alloc: freeing %ld pages: %s\n", held, strerror(errno));
+				return 1;
+			}
+			t_free1 = now_ns();
+			for (int b = 0; b < k; b++)
+				fprintf(f, "%d,%d,%ld,%lld,%lld,%d,%d,%lld\n", seq++, bursts, sizes[s],
+					start[b], lat[b], !err[b], err[b],
+					held ? t_free1 - t_free0 : 0);
 		}
 	}
 	if (f != stdout && fclose(f)) {
 		fprintf(stderr, "cma-alloc: %s: %s\n", out, strerror(errno));
 		return 1;
 	}
-	fprintf(stderr, "cma-alloc: %d requests, %d failed\n", seq, failures);
+	fprintf(stderr, "cma-alloc: %d requests in %d bursts, %d failed\n", seq, bursts, failures);
 	return 0;
 }

@@ -1,0 +1,110 @@
+/*
+ * cmabench compare RUN_A RUN_B: the sections both results directories
+ * have, A as the baseline, B beside it; mmtests compare-kernels style.
+ */
+#include "builtin.h"
+#include "dataset.h"
+#include "report.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: cmabench compare [--output FILE] RUN_A RUN_B\n"
+		"Compares the sections of two results directories, matched by name\n"
+		"(A is the baseline). --output also writes the Markdown to FILE.\n");
+}
+
+int cmd_compare(int argc, char **argv, struct cmb_env *env)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *output = NULL;
+	struct dataset ds[2];
+	struct strbuf errs = { 0 }, txt = { 0 }, md = { 0 };
+	size_t matched = 0;
+	int c, ret = 0;
+
+	(void)env;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 2) {
+		usage(stderr);
+		return 2;
+	}
+	sb_init(&errs);
+	if (dataset_load(&ds[0], argv[optind], &errs) | dataset_load(&ds[1], argv[optind + 1], &errs)) {
+		fputs(errs.buf, stderr);
+		ret = 1;
+		goto out;
+	}
+	sb_init(&txt);
+	sb_init(&md);
+	sb_addf(&txt, "cmabench compare\n  A: %s (%s)\n  B: %s (%s)\n\n", ds[0].run_id, argv[optind],
+		ds[1].run_id, argv[optind + 1]);
+	sb_addf(&md, "# cmabench compare\n\n- A: `%s`\n- B: `%s`\n\n", ds[0].run_id, ds[1].run_id);
+	for (size_t s = 0; s < ds[0].sections.n; s++) {
+		const char *sec = ds[0].sections.v[s];
+		char *la, *lb;
+		struct report_col cols[2];
+
+		if (!sl_has(&ds[1].sections, sec)) {
+			sb_addf(&txt, "section %s: only in A\n\n", sec);
+			sb_addf(&md, "Section `%s`: only in A.\n\n", sec);
+			continue;
+		}
+		matched++;
+		la = xasprintf("A:%s", sec);
+		lb = xasprintf("B:%s", sec);
+		cols[0] = (struct report_col){ la, &ds[0], sec };
+		cols[1] = (struct report_col){ lb, &ds[1], sec };
+		sb_addf(&txt, "== section %s\n\n", sec);
+		sb_addf(&md, "## Section %s\n\n", sec);
+		report_tables(cols, 2, &txt, &md);
+		free(la);
+		free(lb);
+	}
+	for (size_t s = 0; s < ds[1].sections.n; s++)
+		if (!sl_has(&ds[0].sections, ds[1].sections.v[s])) {
+			sb_addf(&txt, "section %s: only in B\n\n", ds[1].sections.v[s]);
+			sb_addf(&md, "Section `%s`: only in B.\n\n", ds[1].sections.v[s]);
+		}
+	report_problems(&ds[0], &txt, &md);
+	report_problems(&ds[1], &txt, &md);
+	fputs(txt.buf, stdout);
+	if (output && write_file(output, md.buf, md.len)) {
+		err_msg("%s: %s", output, strerror(errno));
+		ret = 1;
+	}
+	if (!matched) {
+		err_msg("no section in common");
+		ret = 1;
+	}
+out:
+	sb_free(&txt);
+	sb_free(&md);
+	sb_free(&errs);
+	dataset_free(&ds[0]);
+	dataset_free(&ds[1]);
+	return ret;
+}

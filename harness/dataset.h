@@ -1,0 +1,93 @@
+/*
+ * A results directory as a tidy data set: one row per allocation, per fio
+ * job and per counter, each carrying its run, section and repetition.
+ * Every fault met on the way (a truncated trace.dat, a missing counter
+ * file, a failed run) is kept as a problem naming the file, and marks the
+ * rows it touches in their flags; the rest is still read.
+ */
+#ifndef CMB_DATASET_H
+#define CMB_DATASET_H
+
+#include "util.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct ds_run {
+	char *name;                 /* directory under runs/: "<section>-r<N>" */
+	char *section, *setup, *kernel, *status;
+	int rep;
+	bool in_metadata;           /* listed in the top-level metadata.json */
+	bool has_trace;             /* trace.dat was read */
+	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
+};
+
+/* Column value not known (no trace, no pair, missing file). */
+#define DS_NONE (-1LL)
+
+struct ds_alloc {
+	size_t run;                 /* index into dataset.runs */
+	long long seq, pages;
+	long long user_ns;          /* alloc.csv latency_ns */
+	long long kernel_ns;        /* cma_alloc_finish - cma_alloc_start */
+	long long retries;          /* cma_alloc_busy_retry events in between */
+	long long kerrno;           /* cma_alloc_finish errorno */
+	long long free_ns;
+	int success, err;
+	char flags[64];             /* ';'-separated: unpaired, no-trace, unmatched */
+};
+
+struct ds_fio {
+	size_t run;
+	char *file, *job;
+	double read_iops, read_bw, write_iops, write_bw; /* bw in bytes/s */
+	long long read_p50, read_p99, write_p50, write_p99; /* clat ns, DS_NONE if absent */
+	long long runtime_ms;
+	char flags[64];
+};
+
+struct ds_counter {
+	size_t run;
+	char *source, *name;
+	long long before, after;    /* DS_NONE when that side is missing */
+	char flags[64];             /* missing-before, missing-after */
+};
+
+struct dataset {
+	char *dir;
+	char *run_id;
+	struct ds_run *runs;
+	size_t nruns;
+	struct ds_alloc *allocs;
+	size_t nallocs, cap_allocs;
+	struct ds_fio *fios;
+	size_t nfios, cap_fios;
+	struct ds_counter *counters;
+	size_t ncounters, cap_counters;
+	struct strlist sections;    /* in the order of the top-level metadata */
+};
+
+/*
+ * Reads dir (a results/<run-id>/ directory). Returns -1 only when dir
+ * holds no run at all (message in errs); faults of single runs are kept in
+ * their problems and the return is 0.
+ */
+int dataset_load(struct dataset *ds, const char *dir, struct strbuf *errs);
+void dataset_free(struct dataset *ds);
+
+/* Writes alloc.csv, fio.csv, counters.csv and problems.txt into outdir. */
+int dataset_write_csv(const struct dataset *ds, const char *outdir);
+/* The CSVs as text (for tests and for dataset_write_csv). */
+char *dataset_alloc_csv(const struct dataset *ds);
+char *dataset_fio_csv(const struct dataset *ds);
+char *dataset_counters_csv(const struct dataset *ds);
+
+/* A run's rows count in statistics only if the run ended "ok". */
+bool ds_run_ok(const struct ds_run *r);
+/* Number of runs with a bad status or any problem. */
+size_t dataset_degraded(const struct dataset *ds);
+/* Counter lookup: delta of source/name in run, false if either side is missing. */
+bool ds_counter_delta(const struct dataset *ds, size_t run, const char *source,
+		      const char *name, long long *delta, long long *after);
+
+#endif

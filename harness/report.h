@@ -1,0 +1,38 @@
+/*
+ * Comparison tables in the shape of mmtests' compare-kernels: the baseline
+ * column first, every other column as "value (+x.xx%)", a difference
+ * significant at p < 0.05 written "value *+x.xx%*", and per metric whether
+ * lower or higher is better. Rendered as plain text and as Markdown.
+ */
+#ifndef CMB_REPORT_H
+#define CMB_REPORT_H
+
+#include "dataset.h"
+#include "util.h"
+
+/* One column: the runs of one section of one data set. */
+struct report_col {
+	const char *label;
+	const struct dataset *ds;
+	const char *section;
+};
+
+/* The bootstrap of the ratio of medians: fixed, so reports are reproducible. */
+#define REPORT_BOOT_ITERS 2000
+#define REPORT_BOOT_SEED 20261203UL
+#define REPORT_ALPHA 0.05
+
+/* Appends the comparison tables of cols (cols[0] is the baseline). */
+void report_tables(const struct report_col *cols, size_t ncols, struct strbuf *txt,
+		   struct strbuf *md);
+/* Appends the list of failed and degraded runs of ds. */
+void report_problems(const struct dataset *ds, struct strbuf *txt, struct strbuf *md);
+/* A whole report of one results directory: sections side by side. */
+void report_dataset(const struct dataset *ds, const char *baseline, struct strbuf *txt,
+		    struct strbuf *md);
+/* Writes the files the gnuplot scripts in plots/ read into outdir (data/). */
+int report_plot_data(const struct dataset *ds, const char *outdir);
+/* Number of "*...*" marks (significant differences) in a rendered report. */
+size_t report_count_significant(const char *text);
+
+#endif

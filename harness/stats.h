@@ -1,0 +1,58 @@
+/*
+ * Descriptive statistics and the two comparisons the reports use.
+ *
+ * Percentiles: linear interpolation between order statistics, Hyndman and
+ * Fan's type 7 (the default of R's quantile() and NumPy's percentile()):
+ * for sorted x[0..n-1] and 0 <= p <= 1, h = (n - 1) p and
+ *   Q(p) = x[floor(h)] + (h - floor(h)) (x[floor(h) + 1] - x[floor(h)]),
+ * so Q(0) is the minimum, Q(1) the maximum, Q(0.5) the usual median. This
+ * is what gsl_stats_quantile_from_sorted_data computes.
+ */
+#ifndef CMB_STATS_H
+#define CMB_STATS_H
+
+#include <stddef.h>
+
+struct summary {
+	size_t n;
+	double min, p50, p90, p99, p999, max, mean, sd; /* sd: sample (n - 1); 0 if n < 2 */
+};
+
+/* Type-7 quantile of sorted data (see above); NAN if n == 0. */
+double stats_quantile_sorted(const double *sorted, size_t n, double p);
+/* Summary of x (not modified); all fields NAN when n == 0. */
+void stats_summary(const double *x, size_t n, struct summary *s);
+
+/*
+ * Wilson score interval for k successes in n trials at confidence
+ * 1 - alpha (0.05 for 95%). n == 0 gives [0, 1].
+ */
+void stats_wilson(unsigned long k, unsigned long n, double alpha, double *lo, double *hi);
+
+/*
+ * Mann-Whitney U test (two-sided), normal approximation with the tie
+ * correction of the variance and a continuity correction of 0.5, as R's
+ * wilcox.test(exact = FALSE, correct = TRUE):
+ *   U = R_a - n_a (n_a + 1) / 2   (R_a: sum of the mid-ranks of a in a u b)
+ *   sigma^2 = n_a n_b / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1)))
+ *   z = (|U - n_a n_b / 2| - 0.5) / sigma,  p = 2 (1 - Phi(z))
+ * p is 1 when either sample is empty or every value is tied.
+ */
+struct mann_whitney {
+	double u, z, p;
+};
+void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			struct mann_whitney *r);
+
+/*
+ * Bootstrap percentile interval (1 - alpha) of median(b) / median(a):
+ * both samples resampled with replacement iters times from an MT19937
+ * generator seeded with seed, so the result is reproducible. ratio is the
+ * ratio of the sample medians. Returns -1 if a sample is empty or a
+ * median of a is zero.
+ */
+int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
+				 unsigned iters, unsigned long seed, double alpha,
+				 double *ratio, double *lo, double *hi);
+
+#endif
