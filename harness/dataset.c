@@ -270,23 +270,10 @@ static void load_runs(struct dataset *ds)
 
 /* ---- trace.dat ----------------------------------------------------------- */
 
-/* One kernel-side allocation: cma_alloc_start and its cma_alloc_finish. */
-struct kalloc {
-	int pid;
-	char name[64];
-	unsigned long long ts_start, ts_end;
-	long long count, retries, errorno;
-	bool finished, unpaired;
-};
-
 struct trace_ctx {
 	struct tep_handle *tep;
 	struct tep_event *start, *finish, *retry;
-	struct kalloc *k;
-	size_t nk, capk;
-	size_t *open;               /* indices into k of starts without a finish yet */
-	size_t nopen;
-	size_t orphan_finish, orphan_retry, events;
+	struct ds_kpairs pairs;
 };
 
 static long long field_num(struct tep_event *ev, struct tep_record *rec, const char *name)
@@ -316,10 +303,10 @@ static void field_str(struct tep_event *ev, struct tep_record *rec, const char *
 		snprintf(buf, size, "%.*s", (int)strnlen(p, len), p);
 }
 
-static ssize_t find_open(struct trace_ctx *c, int pid, const char *name)
+static ssize_t find_open(struct ds_kpairs *c, int pid, const char *name)
 {
 	for (size_t i = c->nopen; i-- > 0;) {
-		struct kalloc *k = &c->k[c->open[i]];
+		struct ds_kalloc *k = &c->k[c->open[i]];
 
 		if (k->pid == pid && !strcmp(k->name, name))
 			return (ssize_t)i;
@@ -327,31 +314,20 @@ static ssize_t find_open(struct trace_ctx *c, int pid, const char *name)
 	return -1;
 }
 
-static void close_open(struct trace_ctx *c, size_t i)
+static void close_open(struct ds_kpairs *c, size_t i)
 {
 	memmove(&c->open[i], &c->open[i + 1], (c->nopen - i - 1) * sizeof(*c->open));
 	c->nopen--;
 }
 
-static int trace_event(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
+void ds_kpairs_event(struct ds_kpairs *c, enum ds_kev type, int pid, const char *name,
+		     unsigned long long ts, long long value)
 {
-	struct trace_ctx *c = arg;
-	struct tep_event *ev = tep_find_event_by_record(c->tep, rec);
-	char name[64];
-	int pid;
-	ssize_t o;
+	ssize_t o = find_open(c, pid, name);
+	struct ds_kalloc *k;
 
-	(void)h;
-	(void)cpu;
-	if (!ev || (ev != c->start && ev != c->finish && ev != c->retry))
-		return 0;
-	c->events++;
-	pid = tep_data_pid(c->tep, rec);
-	field_str(ev, rec, "name", name, sizeof(name));
-	o = find_open(c, pid, name);
-	if (ev == c->start) {
-		struct kalloc *k;
-
+	switch (type) {
+	case DS_KEV_START:
 		if (o >= 0) {
 			/* a second start before the first one finished */
 			c->k[c->open[o]].unpaired = true;
@@ -366,26 +342,66 @@ static int trace_event(struct tracecmd_input *h, struct tep_record *rec, int cpu
 		memset(k, 0, sizeof(*k));
 		k->pid = pid;
 		snprintf(k->name, sizeof(k->name), "%s", name);
-		k->ts_start = rec->ts;
-		k->count = field_num(ev, rec, "count");
+		k->ts_start = ts;
+		k->count = value;
 		c->open[c->nopen++] = c->nk++;
-	} else if (ev == c->retry) {
+		break;
+	case DS_KEV_RETRY:
 		if (o >= 0)
 			c->k[c->open[o]].retries++;
 		else
 			c->orphan_retry++;
-	} else {
+		break;
+	case DS_KEV_FINISH:
 		if (o < 0) {
 			c->orphan_finish++;
-			return 0;
+			break;
 		}
-		struct kalloc *k = &c->k[c->open[o]];
-
-		k->ts_end = rec->ts;
-		k->errorno = field_num(ev, rec, "errorno");
+		k = &c->k[c->open[o]];
+		k->ts_end = ts;
+		k->errorno = value;
 		k->finished = true;
 		close_open(c, o);
+		break;
 	}
+}
+
+void ds_kpairs_end(struct ds_kpairs *c)
+{
+	for (size_t i = 0; i < c->nopen; i++)
+		c->k[c->open[i]].unpaired = true;
+	c->nopen = 0;
+	c->unpaired = 0;
+	for (size_t i = 0; i < c->nk; i++)
+		c->unpaired += c->k[i].unpaired;
+}
+
+void ds_kpairs_free(struct ds_kpairs *c)
+{
+	free(c->k);
+	free(c->open);
+	memset(c, 0, sizeof(*c));
+}
+
+static int trace_event(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
+{
+	struct trace_ctx *c = arg;
+	struct tep_event *ev = tep_find_event_by_record(c->tep, rec);
+	char name[64];
+
+	(void)h;
+	(void)cpu;
+	if (!ev || (ev != c->start && ev != c->finish && ev != c->retry))
+		return 0;
+	field_str(ev, rec, "name", name, sizeof(name));
+	if (ev == c->start)
+		ds_kpairs_event(&c->pairs, DS_KEV_START, tep_data_pid(c->tep, rec), name, rec->ts,
+				field_num(ev, rec, "count"));
+	else if (ev == c->retry)
+		ds_kpairs_event(&c->pairs, DS_KEV_RETRY, tep_data_pid(c->tep, rec), name, rec->ts, 0);
+	else
+		ds_kpairs_event(&c->pairs, DS_KEV_FINISH, tep_data_pid(c->tep, rec), name, rec->ts,
+				field_num(ev, rec, "errorno"));
 	return 0;
 }
 
@@ -424,20 +440,16 @@ static int read_trace(struct ds_run *r, const char *path, struct trace_ctx *c)
 	ret = tracecmd_iterate_events(h, NULL, 0, trace_event, c);
 	if (ret < 0)
 		problem(r, "trace.dat", "error while reading events (truncated?)");
-	if (c->orphan_finish)
-		problem(r, "trace.dat", "%zu cma_alloc_finish without a cma_alloc_start", c->orphan_finish);
-	if (c->orphan_retry)
-		problem(r, "trace.dat", "%zu cma_alloc_busy_retry outside an allocation", c->orphan_retry);
-	for (size_t i = 0; i < c->nopen; i++)
-		c->k[c->open[i]].unpaired = true;
-	{
-		size_t unpaired = 0;
-
-		for (size_t i = 0; i < c->nk; i++)
-			unpaired += c->k[i].unpaired;
-		if (unpaired)
-			problem(r, "trace.dat", "%zu cma_alloc_start without a cma_alloc_finish", unpaired);
-	}
+	ds_kpairs_end(&c->pairs);
+	if (c->pairs.orphan_finish)
+		problem(r, "trace.dat", "%zu cma_alloc_finish without a cma_alloc_start",
+			c->pairs.orphan_finish);
+	if (c->pairs.orphan_retry)
+		problem(r, "trace.dat", "%zu cma_alloc_busy_retry outside an allocation",
+			c->pairs.orphan_retry);
+	if (c->pairs.unpaired)
+		problem(r, "trace.dat", "%zu cma_alloc_start without a cma_alloc_finish",
+			c->pairs.unpaired);
 	c->tep = NULL;
 	tracecmd_close(h);
 	return 0;
@@ -483,6 +495,7 @@ static void load_allocs(struct dataset *ds, size_t ri)
 	int col[A_NCOL];
 	size_t first = ds->nallocs, rows = 0, next = 0, skipped = 0, unmatched = 0;
 	struct trace_ctx tc;
+	struct ds_kpairs *kp = &tc.pairs;
 	bool have_trace;
 	char *area;
 
@@ -565,33 +578,32 @@ static void load_allocs(struct dataset *ds, size_t ri)
 			ADD_FLAG(a, "no-trace");
 			continue;
 		}
-		for (k = next; k < tc.nk; k++)
-			if (tc.k[k].count == a->pages && (!area || !strcmp(tc.k[k].name, area)))
+		for (k = next; k < kp->nk; k++)
+			if (kp->k[k].count == a->pages && (!area || !strcmp(kp->k[k].name, area)))
 				break;
-		if (k == tc.nk) {
+		if (k == kp->nk) {
 			ADD_FLAG(a, "unmatched");
 			unmatched++;
 			continue;
 		}
 		skipped += k - next;
 		next = k + 1;
-		a->retries = tc.k[k].retries;
-		if (tc.k[k].unpaired || !tc.k[k].finished) {
+		a->retries = kp->k[k].retries;
+		if (kp->k[k].unpaired || !kp->k[k].finished) {
 			ADD_FLAG(a, "unpaired");
 			continue;
 		}
-		a->kernel_ns = (long long)(tc.k[k].ts_end - tc.k[k].ts_start);
-		a->kerrno = tc.k[k].errorno;
+		a->kernel_ns = (long long)(kp->k[k].ts_end - kp->k[k].ts_start);
+		a->kerrno = kp->k[k].errorno;
 	}
-	skipped += tc.nk > next ? tc.nk - next : 0;
+	skipped += kp->nk > next ? kp->nk - next : 0;
 	if (unmatched)
 		problem(r, "trace.dat", "%zu of %zu allocations in alloc.csv have no cma_alloc_start "
 			"(truncated trace?)", unmatched, rows);
 	if (have_trace && skipped)
 		problem(r, "trace.dat", "%zu traced allocations not in alloc.csv", skipped);
 	free(area);
-	free(tc.k);
-	free(tc.open);
+	ds_kpairs_free(kp);
 }
 
 /* ---- fio JSON ------------------------------------------------------------ */

@@ -68,6 +68,37 @@ struct dataset {
 };
 
 /*
+ * Kernel-side allocations from trace events, in the order read: a
+ * cma_alloc_start opens an allocation for its (pid, area name); busy
+ * retries count against the open one; cma_alloc_finish closes it. A start
+ * that meets another start, or the end of the trace, stays "unpaired".
+ */
+enum ds_kev { DS_KEV_START, DS_KEV_RETRY, DS_KEV_FINISH };
+
+struct ds_kalloc {
+	int pid;
+	char name[64];
+	unsigned long long ts_start, ts_end;
+	long long count, retries, errorno;
+	bool finished, unpaired;
+};
+
+struct ds_kpairs {
+	struct ds_kalloc *k;
+	size_t nk, capk;
+	size_t *open;               /* indices into k of starts without a finish yet */
+	size_t nopen;
+	size_t orphan_finish, orphan_retry, unpaired;
+};
+
+/* value: the request's count for a start, errorno for a finish. */
+void ds_kpairs_event(struct ds_kpairs *p, enum ds_kev type, int pid, const char *name,
+		     unsigned long long ts, long long value);
+/* End of the trace: starts still open become unpaired; counts them. */
+void ds_kpairs_end(struct ds_kpairs *p);
+void ds_kpairs_free(struct ds_kpairs *p);
+
+/*
  * Reads dir (a results/<run-id>/ directory). Returns -1 only when dir
  * holds no run at all (message in errs); faults of single runs are kept in
  * their problems and the return is 0.
