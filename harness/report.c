@@ -819,7 +819,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /*
- * plot-vars.gp: sections and sizes as gnuplot strings;
+ * plot-vars.gp: sections, sizes, latency_sets, have_fio as gnuplot variables;
  * plot-latency-<side>-<pages>.dat: one block per section (separated by two
  *   blank lines, for "index"): latency_us cumulative_fraction;
  * plot-bars-<side>.dat: size section min p50 max mean n;
@@ -829,7 +829,7 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 {
 	size_t n = ds->sections.n;
 	struct report_col *cols = xcalloc(n ? n : 1, sizeof(*cols));
-	struct strbuf vars, bars[2], fio;
+	struct strbuf vars, bars[2], fio, cdfs;
 	long long *sizes;
 	size_t nsizes;
 	int ret = 0;
@@ -846,6 +846,7 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 	for (size_t z = 0; z < nsizes; z++)
 		sb_addf(&vars, "%s%lld", z ? " " : "", sizes[z]);
 	sb_addf(&vars, "\"\nrun_id = \"%s\"\n", ds->run_id);
+	sb_init(&cdfs);
 	for (int side = 0; side < 2; side++) {
 		sb_init(&bars[side]);
 		sb_add(&bars[side], "# pages section min_us p50_us max_us mean_us n\n");
@@ -854,28 +855,34 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 		for (int side = 0; side < 2; side++) {
 			struct strbuf cdf;
 			char *name;
+			size_t total = 0;
 
 			sb_init(&cdf);
-			sb_addf(&cdf, "# %s-side latency of %lld-page allocations: latency_us fraction\n",
-				side_name[side], sizes[z]);
+			sb_addf(&cdf, "# %s-side latency of %lld-page allocations: latency_us fraction\n"
+				"# one block per section that has samples (secs_%s_%lld in plot-vars.gp)\n",
+				side_name[side], sizes[z], side_name[side], sizes[z]);
+			sb_addf(&vars, "secs_%s_%lld = \"", side_name[side], sizes[z]);
 			for (size_t s = 0; s < n; s++) {
 				struct dvec d = { 0 };
 				struct summary sm;
 
 				alloc_samples(&cols[s], sizes[z], side ? KERNEL : USER, &d);
-				if (d.n)
-					qsort(d.v, d.n, sizeof(*d.v), cmp_double);
-				sb_addf(&cdf, "%s# section %s\n", s ? "\n\n" : "", cols[s].section);
+				if (!d.n)
+					continue;
+				qsort(d.v, d.n, sizeof(*d.v), cmp_double);
+				sb_addf(&cdf, "%s# section %s\n", total ? "\n\n" : "", cols[s].section);
+				sb_addf(&vars, "%s%s", total ? " " : "", cols[s].section);
+				total += d.n;
 				for (size_t i = 0; i < d.n; i++)
 					sb_addf(&cdf, "%.3f %.6f\n", d.v[i], (i + 1.0) / d.n);
-				if (!d.n) /* gnuplot needs a point per block */
-					sb_add(&cdf, "NaN NaN\n");
 				stats_summary(d.v, d.n, &sm);
-				if (d.n)
-					sb_addf(&bars[side], "%lld %s %.3f %.3f %.3f %.3f %zu\n", sizes[z],
-						cols[s].section, sm.min, sm.p50, sm.max, sm.mean, sm.n);
+				sb_addf(&bars[side], "%lld %s %.3f %.3f %.3f %.3f %zu\n", sizes[z],
+					cols[s].section, sm.min, sm.p50, sm.max, sm.mean, sm.n);
 				dv_free(&d);
 			}
+			sb_add(&vars, "\"\n");
+			if (total)
+				sb_addf(&cdfs, "%s%s-%lld", cdfs.len ? " " : "", side_name[side], sizes[z]);
 			name = xasprintf("plot-latency-%s-%lld.dat", side_name[side], sizes[z]);
 			ret |= put(outdir, name, &cdf);
 			free(name);
@@ -918,6 +925,9 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 		}
 		sl_free(&jobs);
 	}
+	sb_addf(&vars, "# <side>-<pages> of the plot-latency-*.dat files that have samples\n"
+		"latency_sets = \"%s\"\nhave_fio = %d\n", cdfs.buf, strchr(fio.buf, '\n')[1] != '\0');
+	sb_free(&cdfs);
 	ret |= put(outdir, "plot-fio.dat", &fio);
 	ret |= put(outdir, "plot-vars.gp", &vars);
 	free(sizes);

@@ -1,0 +1,261 @@
+/*
+ * Data set of tests/data/results/smoke-fixture: vanilla-r1 is a real run
+ * (10 x 1024-page allocations, trace.dat from trace-cmd, fio randread);
+ * vanilla-r2 is the same with trace.dat truncated to 100000 bytes and
+ * snapshots/after/sys-cma/reserved/alloc_pages_fail removed; broken-r1
+ * ended "timeout" with no data. Also the start/finish pairing on its own.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataset.h"
+
+static const char fixture[] = TEST_DATA "/results/smoke-fixture";
+
+static bool has_problem(const struct ds_run *r, const char *needle)
+{
+	for (size_t i = 0; i < r->problems.n; i++)
+		if (strstr(r->problems.v[i], needle))
+			return true;
+	return false;
+}
+
+static const struct ds_counter *counter(const struct dataset *ds, size_t run, const char *source,
+					const char *name)
+{
+	for (size_t i = 0; i < ds->ncounters; i++)
+		if (ds->counters[i].run == run && !strcmp(ds->counters[i].source, source) &&
+		    !strcmp(ds->counters[i].name, name))
+			return &ds->counters[i];
+	return NULL;
+}
+
+static void test_runs(void **state)
+{
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+
+	(void)state;
+	assert_int_equal(dataset_load(&ds, fixture, &errs), 0);
+	assert_string_equal(ds.run_id, "smoke-fixture");
+	assert_int_equal(ds.nruns, 3);
+	/* sections in metadata order, repetitions ascending */
+	assert_int_equal(ds.sections.n, 2);
+	assert_string_equal(ds.sections.v[0], "vanilla");
+	assert_string_equal(ds.sections.v[1], "broken");
+	assert_string_equal(ds.runs[0].name, "vanilla-r1");
+	assert_string_equal(ds.runs[1].name, "vanilla-r2");
+	assert_int_equal(ds.runs[1].rep, 2);
+	assert_string_equal(ds.runs[2].name, "broken-r1");
+	assert_string_equal(ds.runs[0].setup, "cma");
+	assert_string_equal(ds.runs[0].kernel, "vanilla");
+	assert_true(ds_run_ok(&ds.runs[0]));
+	assert_false(ds_run_ok(&ds.runs[2]));
+	/* the good run has no problem; the others name their files */
+	assert_int_equal(ds.runs[0].problems.n, 0);
+	assert_true(has_problem(&ds.runs[1], "runs/vanilla-r2/trace.dat: cannot be read"));
+	assert_true(has_problem(&ds.runs[1],
+				"runs/vanilla-r2/snapshots/after/sys-cma/reserved/alloc_pages_fail: missing"));
+	assert_true(has_problem(&ds.runs[2], "runs/broken-r1/status: run ended 'timeout'"));
+	assert_int_equal(dataset_degraded(&ds), 2);
+	sb_free(&errs);
+	dataset_free(&ds);
+}
+
+static void test_allocs(void **state)
+{
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+	long long sum_k = 0;
+
+	(void)state;
+	assert_int_equal(dataset_load(&ds, fixture, &errs), 0);
+	assert_int_equal(ds.nallocs, 20);
+	for (size_t i = 0; i < 10; i++) {
+		const struct ds_alloc *a = &ds.allocs[i];
+
+		assert_int_equal(a->run, 0);
+		assert_int_equal(a->seq, (long long)i);
+		assert_int_equal(a->pages, 1024);
+		assert_true(a->success);
+		assert_string_equal(a->flags, "");
+		assert_int_equal(a->retries, 0);
+		assert_int_equal(a->kerrno, 0);
+		/* the kernel side is inside the user side */
+		assert_true(a->kernel_ns > 0 && a->kernel_ns < a->user_ns);
+		sum_k += a->kernel_ns;
+	}
+	/* first allocation: 18.729092 -> 18.747201 in trace-cmd report; in ns exactly: */
+	assert_int_equal(ds.allocs[0].kernel_ns, 18108733);
+	assert_int_equal(ds.allocs[0].user_ns, 19304904);
+	assert_int_equal(ds.allocs[0].free_ns, 839836);
+	assert_true(sum_k > 18108733);
+	for (size_t i = 10; i < 20; i++) {
+		const struct ds_alloc *a = &ds.allocs[i];
+
+		assert_int_equal(a->run, 1);
+		assert_string_equal(a->flags, "no-trace");
+		assert_int_equal(a->kernel_ns, DS_NONE);
+		assert_int_equal(a->retries, DS_NONE);
+		assert_true(a->user_ns > 0);
+	}
+	sb_free(&errs);
+	dataset_free(&ds);
+}
+
+static void test_fio_counters(void **state)
+{
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+	const struct ds_counter *c;
+
+	(void)state;
+	assert_int_equal(dataset_load(&ds, fixture, &errs), 0);
+	assert_int_equal(ds.nfios, 2);
+	assert_string_equal(ds.fios[0].job, "randread");
+	assert_string_equal(ds.fios[0].file, "fio-randread-smoke.json");
+	assert_true(ds.fios[0].read_iops > 2212.6 && ds.fios[0].read_iops < 2212.7);
+	assert_int_equal((long long)ds.fios[0].read_bw, 9062870);
+	assert_int_equal(ds.fios[0].read_p50, 252928);
+	assert_int_equal(ds.fios[0].read_p99, 5210112);
+	assert_int_equal(ds.fios[0].write_p50, DS_NONE);
+	assert_int_equal(ds.fios[0].runtime_ms, 10004);
+
+	c = counter(&ds, 0, "sys-cma/reserved", "alloc_pages_success");
+	assert_non_null(c);
+	assert_int_equal(c->after - c->before, 10240);
+	c = counter(&ds, 0, "vmstat", "cma_alloc_success");
+	assert_non_null(c);
+	assert_int_equal(c->after - c->before, 10);
+	assert_non_null(counter(&ds, 0, "meminfo", "MemTotal"));
+	assert_non_null(counter(&ds, 0, "debug-cma/reserved", "count"));
+	/* the missing file: a row marked, no value, no delta */
+	c = counter(&ds, 1, "sys-cma/reserved", "alloc_pages_fail");
+	assert_non_null(c);
+	assert_string_equal(c->flags, "missing-after");
+	assert_int_equal(c->after, DS_NONE);
+	assert_false(ds_counter_delta(&ds, 1, "sys-cma/reserved", "alloc_pages_fail", NULL, NULL));
+	assert_true(ds_counter_delta(&ds, 0, "sys-cma/reserved", "alloc_pages_fail", NULL, NULL));
+	/* nothing from the failed run */
+	for (size_t i = 0; i < ds.ncounters; i++)
+		assert_int_not_equal(ds.counters[i].run, 2);
+	sb_free(&errs);
+	dataset_free(&ds);
+}
+
+static void test_csv(void **state)
+{
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+	char *a, *f, *c, *a2;
+
+	(void)state;
+	assert_int_equal(dataset_load(&ds, fixture, &errs), 0);
+	a = dataset_alloc_csv(&ds);
+	f = dataset_fio_csv(&ds);
+	c = dataset_counters_csv(&ds);
+	assert_non_null(strstr(a, "run,section,rep,setup,kernel,status,seq,pages,latency_ns,"
+			       "kernel_latency_ns,busy_retries,errorno,success,errno,"
+			       "free_latency_ns,flags\n"));
+	assert_non_null(strstr(a, "\nvanilla-r1,vanilla,1,cma,vanilla,ok,0,1024,19304904,18108733,"
+			       "0,0,1,0,839836,\n"));
+	assert_non_null(strstr(a, "\nvanilla-r2,vanilla,2,cma,vanilla,ok,0,1024,19306904,,,,1,0,"
+			       "839836,no-trace\n"));
+	assert_null(strstr(a, "broken-r1"));
+	assert_non_null(strstr(f, "\nvanilla-r1,vanilla,1,cma,vanilla,ok,fio-randread-smoke.json,"
+			       "randread,2212.615,9062870,252928,5210112,0.000,0,,,10004,\n"));
+	assert_non_null(strstr(c, "\nvanilla-r2,vanilla,2,cma,vanilla,ok,sys-cma/reserved,"
+			       "alloc_pages_fail,0,,,missing-after\n"));
+	/* the same input gives the same bytes */
+	dataset_free(&ds);
+	assert_int_equal(dataset_load(&ds, fixture, &errs), 0);
+	a2 = dataset_alloc_csv(&ds);
+	assert_string_equal(a, a2);
+	free(a);
+	free(a2);
+	free(f);
+	free(c);
+	sb_free(&errs);
+	dataset_free(&ds);
+}
+
+static void test_missing_dir(void **state)
+{
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+
+	(void)state;
+	assert_int_equal(dataset_load(&ds, TEST_DATA "/no-such-results", &errs), -1);
+	assert_non_null(strstr(errs.buf, "no runs"));
+	sb_free(&errs);
+	dataset_free(&ds);
+}
+
+/* Pairing by (pid, name), in order; retries counted; faults kept. */
+static void test_pairing(void **state)
+{
+	struct ds_kpairs p = { 0 };
+
+	(void)state;
+	/* pid 1: a normal allocation with two busy retries */
+	ds_kpairs_event(&p, DS_KEV_START, 1, "reserved", 100, 1024);
+	ds_kpairs_event(&p, DS_KEV_RETRY, 1, "reserved", 120, 0);
+	ds_kpairs_event(&p, DS_KEV_RETRY, 1, "reserved", 130, 0);
+	ds_kpairs_event(&p, DS_KEV_FINISH, 1, "reserved", 200, 0);
+	/* pids 1 and 2 interleaved, one failing with -EBUSY */
+	ds_kpairs_event(&p, DS_KEV_START, 1, "reserved", 300, 8);
+	ds_kpairs_event(&p, DS_KEV_START, 2, "reserved", 310, 16);
+	ds_kpairs_event(&p, DS_KEV_RETRY, 2, "reserved", 320, 0);
+	ds_kpairs_event(&p, DS_KEV_FINISH, 1, "reserved", 350, 0);
+	ds_kpairs_event(&p, DS_KEV_FINISH, 2, "reserved", 390, -16);
+	/* a start whose finish is lost, followed by another start */
+	ds_kpairs_event(&p, DS_KEV_START, 1, "reserved", 400, 4);
+	ds_kpairs_event(&p, DS_KEV_START, 1, "reserved", 500, 4);
+	ds_kpairs_event(&p, DS_KEV_FINISH, 1, "reserved", 550, 0);
+	/* same pid, other area: its own pair */
+	ds_kpairs_event(&p, DS_KEV_START, 1, "gcma", 600, 2);
+	/* a finish and a retry with no start */
+	ds_kpairs_event(&p, DS_KEV_FINISH, 3, "reserved", 700, 0);
+	ds_kpairs_event(&p, DS_KEV_RETRY, 3, "reserved", 710, 0);
+	ds_kpairs_end(&p);
+
+	assert_int_equal(p.nk, 6);
+	assert_true(p.k[0].finished && !p.k[0].unpaired);
+	assert_int_equal(p.k[0].ts_end - p.k[0].ts_start, 100);
+	assert_int_equal(p.k[0].retries, 2);
+	assert_int_equal(p.k[0].count, 1024);
+	assert_int_equal(p.k[1].ts_end - p.k[1].ts_start, 50);
+	assert_int_equal(p.k[1].retries, 0);
+	assert_int_equal(p.k[2].pid, 2);
+	assert_int_equal(p.k[2].ts_end - p.k[2].ts_start, 80);
+	assert_int_equal(p.k[2].retries, 1);
+	assert_int_equal(p.k[2].errorno, -16);
+	assert_true(p.k[3].unpaired && !p.k[3].finished);
+	assert_true(p.k[4].finished && !p.k[4].unpaired);
+	assert_int_equal(p.k[4].ts_end - p.k[4].ts_start, 50);
+	assert_string_equal(p.k[5].name, "gcma");
+	assert_true(p.k[5].unpaired);
+	assert_int_equal(p.unpaired, 2);
+	assert_int_equal(p.orphan_finish, 1);
+	assert_int_equal(p.orphan_retry, 1);
+	ds_kpairs_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_allocs),
+		cmocka_unit_test(test_fio_counters),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_missing_dir),
+		cmocka_unit_test(test_pairing),
+	};
+
+	return cmocka_run_group_tests_name("dataset", tests, NULL, NULL);
+}
