@@ -1122,6 +1122,51 @@ char *dataset_counters_csv(const struct dataset *ds)
 	return sb_detach(&sb);
 }
 
+/*
+ * The guest sampler's runs/<run>/samples.csv ("uptime,source,name,value",
+ * one row per counter per second) gathered into one table with time from
+ * the run's first sample; NULL if no run has samples.
+ */
+char *dataset_samples_csv(const struct dataset *ds)
+{
+	struct strbuf sb;
+	bool any = false;
+
+	sb_init(&sb);
+	sb_add(&sb, "run,section,rep,time_s,name,value\n");
+	for (size_t i = 0; i < ds->nruns; i++) {
+		const struct ds_run *r = &ds->runs[i];
+		char *p = run_path(ds, r, "samples.csv");
+		char *text = read_file(p, NULL), *save = NULL;
+		double t0 = -1;
+
+		free(p);
+		if (!text)
+			continue;
+		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			char src[64], name[64];
+			double t;
+			long long v;
+
+			if (sscanf(l, "%lf,%63[^,],%63[^,],%lld", &t, src, name, &v) != 4)
+				continue; /* the header, or a line cut by the sampler's stop */
+			if (t0 < 0)
+				t0 = t;
+			csv_str(&sb, r->name);
+			sb_add(&sb, ",");
+			csv_str(&sb, r->section);
+			sb_addf(&sb, ",%d,%.2f,%s.%s,%lld\n", r->rep, t - t0, src, name, v);
+			any = true;
+		}
+		free(text);
+	}
+	if (!any) {
+		sb_free(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb);
+}
+
 static int put(const char *dir, const char *name, char *text)
 {
 	char *p = path_join(dir, name);
@@ -1151,5 +1196,11 @@ int dataset_write_csv(const struct dataset *ds, const char *outdir)
 	ret |= put(outdir, "fio.csv", dataset_fio_csv(ds));
 	ret |= put(outdir, "counters.csv", dataset_counters_csv(ds));
 	ret |= put(outdir, "problems.txt", sb_detach(&probs));
+	{
+		char *samples = dataset_samples_csv(ds);
+
+		if (samples)
+			ret |= put(outdir, "samples.csv", samples);
+	}
 	return ret;
 }

@@ -107,6 +107,8 @@ int dataset_load(struct dataset *ds, const char *dir, struct strbuf *errs);
 void dataset_free(struct dataset *ds);
 
 /* Writes alloc.csv, fio.csv, counters.csv and problems.txt into outdir. */
+/* Every run's 1 s samples in one table; NULL if there are none. */
+char *dataset_samples_csv(const struct dataset *ds);
 int dataset_write_csv(const struct dataset *ds, const char *outdir);
 /* The CSVs as text (for tests and for dataset_write_csv). */
 char *dataset_alloc_csv(const struct dataset *ds);
