@@ -5,10 +5,7 @@
 # produce a results directory; a typo in a scenario stops everything before
 # any VM starts. Prints TAP.
 : "${CMABENCH:?set by make check}"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
+. "$(dirname "$0")/../tap.sh"
 no_qemu() { ! pgrep -f "qemu-system-x86_64.*$res" > /dev/null; }
 
 res=$(mktemp -d)

@@ -6,10 +6,7 @@
 # Prints TAP; the numbers of interest go out as "#" comments.
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
+. "$(dirname "$0")/../tap.sh"
 val() { cat "$1" 2>/dev/null || echo 0; }
 
 res=$(mktemp -d)

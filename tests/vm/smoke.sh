@@ -4,10 +4,7 @@
 # ten allocation records, counter snapshots. Prints TAP.
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
+. "$(dirname "$0")/../tap.sh"
 
 res=$(mktemp -d)
 trap 'rm -rf "$res"' EXIT
