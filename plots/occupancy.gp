@@ -1,14 +1,14 @@
 # Cleancache occupancy over time, one colour per set-up. Needs
-# datadir/samples.csv (from a sampler that does not exist yet), with the
-# header run,section,rep,time_s,name,value; plots the rows whose name is
-# occupancy_name (default "cleancache.stored", pages). The make target
-# runs this script only when samples.csv exists.
+# datadir/samples.csv (the guest sampler's rows gathered by cmabench report),
+# with the header run,section,rep,time_s,name,value; plots the rows whose
+# name is occupancy_name (default "cleancache.cached_pages", pages). The make
+# target runs this script only when samples.csv exists.
 # gnuplot -e "datadir='R/data'; outdir='R/plots'" plots/occupancy.gp
 # common.inc sits beside this script
 plotdir = "./"
 do for [i = 1:strlen(ARG0)] { if (ARG0[i:i] eq "/") { plotdir = ARG0[1:i] } }
 load plotdir."common.inc"
-if (!exists("occupancy_name")) occupancy_name = "cleancache.stored"
+if (!exists("occupancy_name")) occupancy_name = "cleancache.cached_pages"
 f = datadir."/samples.csv"
 set datafile separator ","
 set title sprintf("%s: cleancache occupancy over time (%s)", run_id, occupancy_name)
