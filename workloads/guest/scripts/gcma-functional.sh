@@ -24,7 +24,7 @@ counters() { # tag
 	done
 }
 
-job="--name=verify --filename=$F --rw=write --bs=1M --size=${MB}M --verify=crc32c"
+job="--eta=never --name=verify --filename=$F --rw=write --bs=1M --size=${MB}M --verify=crc32c"
 
 counters start
 # shellcheck disable=SC2086
