@@ -327,6 +327,13 @@ static int compile_kernel(const struct cmb_env *env, const struct kvariant *v,
 
 	snprintf(jobs, sizeof(jobs), "-j%d", env->jobs);
 	t.expected = history_get(env, hkey_o);
+	/* Never built this variant: another variant's build is a fair guess. */
+	for (unsigned int i = 0; t.expected <= 0 && i < kvariants_count; i++) {
+		char *k = xasprintf("kbuild.%s.objects", kvariants[i].name);
+
+		t.expected = history_get(env, k);
+		free(k);
+	}
 	{
 		FILE *f = fopen(log, "r");
 
