@@ -32,8 +32,8 @@ done < "$res/kunit"
 check "KUnit suite cleancache passed" grep -qE '\] *ok [0-9]+ cleancache' "$con"
 
 s0=$(val "$run/cleancache-start/stores"); s1=$(val "$run/cleancache-after-reads/stores")
-h0=$(val "$run/cleancache-start/hits"); h1=$(val "$run/cleancache-after-reads/hits")
-echo "# cleancache after two reads of a file larger than RAM: stores +$((s1 - s0)), hits +$((h1 - h0))"
+h0=$(val "$run/cleancache-after-reads/hits"); h1=$(val "$run/cleancache-after-rereads/hits")
+echo "# cleancache: stores +$((s1 - s0)) over two reads of a file larger than RAM, hits +$((h1 - h0)) over 10 s of random re-reads"
 check "reclaim stored pages in cleancache (stores $s0 -> $s1)" [ "$s1" -gt "$s0" ]
 check "re-reads hit cleancache (hits $h0 -> $h1)" [ "$h1" -gt "$h0" ]
 

@@ -1,9 +1,12 @@
 #!/bin/sh
 # Functional check of the GCMA series, run in the guest (tests/vm/gcma.sh
 # judges the results on the host):
-#  1. write a file larger than guest RAM with fio verification headers,
-#     read it twice: reclaim must store evicted pages in cleancache and the
-#     second read must hit;
+#  1. write a file larger than guest RAM with fio verification headers and
+#     read it twice, by two readers at once, so that every page is used
+#     twice while resident: it is activated (cleancache keeps only workingset
+#     pages, as the RFC does) and reclaim must store it; then random re-reads
+#     must hit. Two sequential passes would store nothing: a page read once
+#     per pass over a file larger than memory never becomes workingset;
 #  2. with the page cache hot and a re-read loop running, allocate the whole
 #     gcma area ten times, then the whole cma area (same boot) ten times;
 #  3. verify the file with fio: cleancache must never return stale data.
@@ -30,9 +33,13 @@ counters start
 # shellcheck disable=SC2086
 fio $job --do_verify=0 --output-format=json --output="$R/fio-write.json" || exit 1
 sync
+cat "$F" > /dev/null &
 cat "$F" > /dev/null
-cat "$F" > /dev/null
+wait
 counters after-reads
+fio --eta=never --name=reread --filename="$F" --rw=randread --bs=4k --size=${MB}M \
+	--runtime=10 --time_based=1 --invalidate=0 --output-format=json --output="$R/fio-reread.json"
+counters after-rereads
 
 ( while :; do cat "$F" > /dev/null; done ) &
 loader=$!
