@@ -1,5 +1,6 @@
 #include "plan.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,8 @@ static char *make_cmdline(const struct run_spec *s)
 }
 
 /* Each background workload as a guest "bg" line. */
-static void add_backgrounds(struct strbuf *sb, const struct run_spec *s, const char *fio_env)
+static void add_backgrounds(struct strbuf *sb, const struct run_spec *s, const char *fio_env,
+			    const char *alloc_args)
 {
 	char *copy = xstrdup(s->background), *save = NULL;
 	const char *area = setup_area_name(s->setup);
@@ -47,6 +49,10 @@ static void add_backgrounds(struct strbuf *sb, const struct run_spec *s, const c
 				(unsigned long long)(s->pin_buffer >> 20), s->pin_mode);
 		else if (!strcmp(t, "sampler"))
 			sb_add(sb, "bg sampler 1\n");
+		else if (!strcmp(t, "build"))
+			sb_addf(sb, "bg build %ld %ld %ld\n", s->build_files, s->build_jobs, s->build_work);
+		else if (!strcmp(t, "alloc") && area)
+			sb_addf(sb, "bg alloc %s\n", alloc_args);
 	}
 	free(copy);
 }
@@ -57,6 +63,15 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	const char *area = setup_area_name(s->setup);
 	char *size = fmt_size(s->fio_size);
 	char *fio_env = xasprintf("FIO_SIZE=%s", size);
+	struct strbuf aa = { 0 };
+	bool alloc_bg = s->background && strstr(s->background, "alloc");
+
+	/* The allocation plan: count, sizes, burst, hold, interval, jitter (ms), seed. */
+	sb_addf(&aa, "%ld ", s->alloc_count);
+	for (size_t i = 0; i < s->nalloc_pages; i++)
+		sb_addf(&aa, "%s%ld", i ? "," : "", s->alloc_pages[i]);
+	sb_addf(&aa, " %ld %.0f %.0f %.0f %ld", s->alloc_burst, s->alloc_hold * 1000,
+		s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed);
 
 	sb_addf(&sb, "# cmabench guest plan: %s/%s\n", scn->name, name);
 	if (area)
@@ -67,6 +82,8 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	/* Files are laid out before anything is measured. */
 	if (s->fio)
 		sb_addf(&sb, "prepare %s %s\n", s->fio, fio_env);
+	if (s->job || (s->background && strstr(s->background, "build")))
+		sb_addf(&sb, "prepare-build %ld\n", s->build_files);
 	if (s->background) {
 		char *copy = xstrdup(s->background), *save = NULL;
 
@@ -74,7 +91,7 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 			if (!strncmp(t, "fio:", 4) && (!s->fio || strcmp(t + 4, s->fio)))
 				sb_addf(&sb, "prepare %s %s\n", t + 4, fio_env);
 		free(copy);
-		add_backgrounds(&sb, s, fio_env);
+		add_backgrounds(&sb, s, fio_env, aa.buf);
 		if (s->warmup > 0)
 			sb_addf(&sb, "warmup %.0f\n", s->warmup < 1 ? 1 : s->warmup);
 	}
@@ -82,13 +99,10 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	if (s->fio)
 		sb_addf(&sb, "fio %s FIO_RUNTIME=%.0f %s\n", s->fio,
 			s->fio_runtime < 1 ? 1 : s->fio_runtime, fio_env);
-	if (area && s->alloc_count > 0) {
-		sb_addf(&sb, "alloc %ld ", s->alloc_count);
-		for (size_t i = 0; i < s->nalloc_pages; i++)
-			sb_addf(&sb, "%s%ld", i ? "," : "", s->alloc_pages[i]);
-		sb_addf(&sb, " %ld %.0f %.0f %.0f %ld\n", s->alloc_burst, s->alloc_hold * 1000,
-			s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed);
-	}
+	if (s->job)
+		sb_addf(&sb, "job build %ld %ld %ld\n", s->build_files, s->build_jobs, s->build_work);
+	if (area && s->alloc_count > 0 && !alloc_bg)
+		sb_addf(&sb, "alloc %s\n", aa.buf);
 	sb_add(&sb, "snapshot after\n");
 	if (s->background)
 		sb_add(&sb, "bg-stop\n");
@@ -96,6 +110,7 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 		sb_addf(&sb, "script %s\n", s->script);
 	free(size);
 	free(fio_env);
+	sb_free(&aa);
 	return sb_detach(&sb);
 }
 

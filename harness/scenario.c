@@ -8,7 +8,7 @@
 
 enum key_type {
 	T_STRING, T_SIZE, T_LONG, T_DURATION, T_DURATION0, T_SETUP, T_LONG_LIST, T_KERNEL,
-	T_BACKGROUND, T_PIN_MODE,
+	T_BACKGROUND, T_PIN_MODE, T_JOB,
 };
 
 struct key_def {
@@ -58,13 +58,22 @@ static const struct key_def keys[] = {
 	{ "background", K_BACKGROUND, T_BACKGROUND, OFF(background), 0, 0,
 	  "comma list of workloads started before and stopped after the foreground: "
 	  "fio:JOB (job file in workloads/fio/), hog (anonymous memory), pin-io (pages "
-	  "of the area kept under direct I/O), sampler (1 s counter samples)" },
+	  "of the area kept referenced), build (build-sim in a loop), alloc (the allocation "
+	  "plan in a loop beside the job), sampler (1 s counter samples)" },
 	{ "hog-percent", K_HOG_PERCENT, T_LONG, OFF(hog_percent), 1, 95,
 	  "share of MemAvailable the hog keeps filled and touched" },
 	{ "pin-buffer", K_PIN_BUFFER, T_SIZE, OFF(pin_buffer), 0, 0,
 	  "memory pin-io faults in to find pages inside the area" },
 	{ "pin-mode", K_PIN_MODE, T_PIN_MODE, OFF(pin_mode), 0, 0,
 	  "how pin-io keeps pages busy: dio (direct reads in flight) or vmsplice (pages held in pipes)" },
+	{ "job", K_JOB, T_JOB, OFF(job), 0, 0,
+	  "foreground job timed to jobtime.csv: build (build-sim, a kernel-build-like job)" },
+	{ "build-files", K_BUILD_FILES, T_LONG, OFF(build_files), 1, 100000,
+	  "source files of build-sim (4-64 KiB each)" },
+	{ "build-jobs", K_BUILD_JOBS, T_LONG, OFF(build_jobs), 1, 64,
+	  "parallel build-sim workers (make -j)" },
+	{ "build-work", K_BUILD_WORK, T_LONG, OFF(build_work), 1, 10000,
+	  "passes over each worker's 8 MiB heap per file (CPU per compilation)" },
 	{ "warmup", K_WARMUP, T_DURATION0, OFF(warmup), 0, 0,
 	  "how long backgrounds run before the foreground starts" },
 	{ "alloc-burst", K_ALLOC_BURST, T_LONG, OFF(alloc_burst), 1, 256,
@@ -244,6 +253,17 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 			return 0;
 		}
 		return parse_duration(val, (double *)field, why);
+	case T_JOB: {
+		char **p = (char **)field;
+
+		if (val[0] && strcmp(val, "build")) {
+			*why = "is not a job (build)";
+			return -1;
+		}
+		free(*p);
+		*p = val[0] ? xstrdup(val) : NULL;
+		return 0;
+	}
 	case T_PIN_MODE: {
 		char **p = (char **)field;
 
@@ -264,12 +284,13 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 			tok = trim(tok);
 			if (!strncmp(tok, "fio:", 4) && tok[4] && !strchr(tok + 4, '/'))
 				continue;
-			if (strcmp(tok, "hog") && strcmp(tok, "pin-io") && strcmp(tok, "sampler"))
+			if (strcmp(tok, "hog") && strcmp(tok, "pin-io") && strcmp(tok, "sampler") &&
+			    strcmp(tok, "build") && strcmp(tok, "alloc"))
 				bad = 1;
 		}
 		free(copy);
 		if (bad) {
-			*why = "has an unknown workload (fio:JOB, hog, pin-io, sampler)";
+			*why = "has an unknown workload (fio:JOB, hog, pin-io, build, alloc, sampler)";
 			return -1;
 		}
 		free(*p);
@@ -359,6 +380,9 @@ static void spec_defaults(struct run_spec *r)
 	r->warmup = 5;
 	r->alloc_burst = 1;
 	r->seed = 1;
+	r->build_files = 1000;
+	r->build_jobs = 2;
+	r->build_work = 32;
 }
 
 static void spec_copy(struct run_spec *dst, const struct run_spec *src)
@@ -373,6 +397,7 @@ static void spec_copy(struct run_spec *dst, const struct run_spec *src)
 	dst->script = src->script ? xstrdup(src->script) : NULL;
 	dst->background = src->background ? xstrdup(src->background) : NULL;
 	dst->pin_mode = src->pin_mode ? xstrdup(src->pin_mode) : NULL;
+	dst->job = src->job ? xstrdup(src->job) : NULL;
 }
 
 static void spec_free(struct run_spec *r)
@@ -386,6 +411,7 @@ static void spec_free(struct run_spec *r)
 	free(r->script);
 	free(r->background);
 	free(r->pin_mode);
+	free(r->job);
 }
 
 void scenario_free(struct scenario *scn)
@@ -478,6 +504,9 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 				free(job);
 			} else if (!strcmp(t, "pin-io") && !setup_area_name(r->setup)) {
 				verr(errs, path, r, K_BACKGROUND, "pin-io needs an area (setup cma or gcma)");
+			} else if (!strcmp(t, "alloc") && !r->job) {
+				verr(errs, path, r, K_BACKGROUND,
+				     "alloc in the background needs a foreground job to run beside");
 			}
 		}
 		free(copy);

@@ -23,7 +23,7 @@ enum scn_key {
 	K_REPEAT, K_SCRATCH, K_FIO, K_FIO_RUNTIME, K_FIO_SIZE, K_ALLOC_COUNT,
 	K_ALLOC_PAGES, K_APPEND, K_TRACE, K_SCRIPT, K_BACKGROUND, K_HOG_PERCENT,
 	K_PIN_BUFFER, K_WARMUP, K_ALLOC_BURST, K_ALLOC_HOLD, K_ALLOC_INTERVAL, K_ALLOC_JITTER,
-	K_SEED, K_PIN_MODE,
+	K_SEED, K_PIN_MODE, K_JOB, K_BUILD_FILES, K_BUILD_JOBS, K_BUILD_WORK,
 	K__COUNT
 };
 
@@ -57,6 +57,8 @@ struct run_spec {
 	double alloc_interval;  /* seconds between bursts */
 	double alloc_jitter;    /* +- seconds of uniform jitter on the interval */
 	long seed;
+	char *job;              /* foreground timed job: "build" or NULL */
+	long build_files, build_jobs, build_work;
 	int line[K__COUNT];     /* where each key was set; 0: default */
 	int section_line;
 };

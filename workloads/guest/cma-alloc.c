@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,15 @@
 #include <unistd.h>
 
 #define MAX_SIZES 64
+
+/* As a background loop it is stopped with SIGTERM: finish the burst, write the CSV. */
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
 
 static long long now_ns(void)
 {
@@ -161,6 +171,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rng_state = (uint64_t)seed;
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
 	snprintf(alloc_path, sizeof(alloc_path), "%s/%s/alloc", dir, area);
 	snprintf(free_path, sizeof(free_path), "%s/%s/free", dir, area);
 	if (access(alloc_path, W_OK)) {
@@ -172,8 +184,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(f, "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns\n");
-	for (int s = 0; s < nsizes; s++) {
-		for (long i = 0; i < (long)count; i++, bursts++) {
+	for (int s = 0; s < nsizes && !stop; s++) {
+		for (long i = 0; i < (long)count && !stop; i++, bursts++) {
 			long long start[256], lat[256], t_free0, t_free1;
 			int err[256], k = (int)burst;
 			long held = 0;
