@@ -435,13 +435,19 @@ static void verr(struct strbuf *errs, const char *path, const struct run_spec *r
 	char msg[512];
 	int line = r->line[key] ? r->line[key] : r->section_line;
 
+	const char *name = "?";
+
+	/* The table is ordered for help output, not by id. */
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (keys[i].id == key)
+			name = keys[i].name;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (line > 0)
-		sb_addf(errs, "%s:%d: %s: %s (in [%s])\n", path, line, keys[key].name, msg, r->section);
+		sb_addf(errs, "%s:%d: %s: %s (in [%s])\n", path, line, name, msg, r->section);
 	else
-		sb_addf(errs, "%s: %s: %s (in [%s])\n", path, keys[key].name, msg, r->section);
+		sb_addf(errs, "%s: %s: %s (in [%s])\n", path, name, msg, r->section);
 }
 
 static int validate(const char *path, struct run_spec *r, const struct scn_ctx *ctx,

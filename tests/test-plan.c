@@ -97,12 +97,56 @@ static void test_only(void **state)
 	sb_free(&errs);
 }
 
+/* Backgrounds, a timed job and an allocation loop become the guest's steps, in order. */
+static void test_workload_steps(void **state)
+{
+	struct scenario s;
+	struct plan plan = { 0 };
+	struct strbuf errs = { 0 };
+	char *p = xasprintf("%s/scenarios/workloads.scn", TEST_DATA);
+	const char *want[] = {
+		"prepare-build 10\n",
+		"bg fio read.fio FIO_RUNTIME=300 FIO_SIZE=64M\n",
+		"bg hog 50\n",
+		"bg pin-io reserved 64 vmsplice\n",
+		"bg build 10 2 32\n",
+		"bg alloc 10 16,32 4 0 20 5 1\n",
+		"bg sampler 1\n",
+		"snapshot before\n",
+		"job build 10 2 32\n",
+		"snapshot after\n",
+		"bg-stop\n",
+	};
+	const char *at;
+
+	(void)state;
+	if (scenario_load(p, &ctx, &s, &errs))
+		fail_msg("%s", errs.buf);
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	at = plan.runs[0].steps;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const char *hit = strstr(at, want[i]);
+
+		if (!hit)
+			fail_msg("step '%s' missing or out of order in:\n%s", want[i], plan.runs[0].steps);
+		at = hit + strlen(want[i]);
+	}
+	/* the plan runs in the background: no foreground allocation, no warmup step */
+	assert_null(strstr(plan.runs[0].steps, "\nalloc "));
+	assert_null(strstr(plan.runs[0].steps, "warmup"));
+	plan_free(&plan);
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_setups),
 		cmocka_unit_test(test_only),
+		cmocka_unit_test(test_workload_steps),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

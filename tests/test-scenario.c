@@ -124,6 +124,56 @@ static void test_bad_kernel(void **state)
 	expect_error("bad-kernel.scn", "2: kernel:", "not a kernel variant");
 }
 
+static void test_bad_background(void **state)
+{
+	(void)state;
+	expect_error("bad-background.scn", "2: background:", "unknown workload");
+}
+
+static void test_pin_without_area(void **state)
+{
+	(void)state;
+	expect_error("pin-no-area.scn", "3: background:", "pin-io needs an area");
+}
+
+static void test_alloc_background_without_job(void **state)
+{
+	(void)state;
+	expect_error("alloc-bg-no-job.scn", "2: background:", "needs a foreground job");
+}
+
+static void test_jitter_above_interval(void **state)
+{
+	(void)state;
+	expect_error("jitter.scn", "3: alloc-jitter:", "exceeds alloc-interval");
+}
+
+static void test_burst_too_big(void **state)
+{
+	(void)state;
+	expect_error("burst-too-big.scn", "6: alloc-burst:", "8 bursts of 1024 pages exceed the area");
+}
+
+static void test_workloads(void **state)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+	char *p = data("workloads.scn");
+
+	(void)state;
+	if (scenario_load(p, &ctx, &s, &errs))
+		fail_msg("%s", errs.buf);
+	assert_true(s.runs[0].warmup == 0);
+	assert_true(s.runs[0].alloc_hold == 0);
+	assert_true(s.runs[0].alloc_jitter == 0.005);
+	assert_int_equal(s.runs[0].alloc_burst, 4);
+	assert_string_equal(s.runs[0].job, "build");
+	assert_int_equal(s.runs[0].build_files, 10);
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
 static void test_no_runs(void **state)
 {
 	struct scenario s;
@@ -215,6 +265,12 @@ int main(void)
 		cmocka_unit_test(test_duplicate_section),
 		cmocka_unit_test(test_no_equals),
 		cmocka_unit_test(test_bad_kernel),
+		cmocka_unit_test(test_bad_background),
+		cmocka_unit_test(test_pin_without_area),
+		cmocka_unit_test(test_alloc_background_without_job),
+		cmocka_unit_test(test_jitter_above_interval),
+		cmocka_unit_test(test_burst_too_big),
+		cmocka_unit_test(test_workloads),
 		cmocka_unit_test(test_no_runs),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_override),
