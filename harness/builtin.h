@@ -10,6 +10,7 @@ int cmd_compare(int argc, char **argv, struct cmb_env *env);
 int cmd_image(int argc, char **argv, struct cmb_env *env);
 int cmd_plan(int argc, char **argv, struct cmb_env *env);
 int cmd_report(int argc, char **argv, struct cmb_env *env);
+int cmd_reproduce(int argc, char **argv, struct cmb_env *env);
 int cmd_run(int argc, char **argv, struct cmb_env *env);
 
 /* Options shared by plan and run: scenarios, --only, --set. */

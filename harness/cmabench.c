@@ -22,6 +22,7 @@ static const struct cmd commands[] = {
 	{ "image", cmd_image, "build (or reuse) the guest root image" },
 	{ "plan", cmd_plan, "check scenarios and print the runs they expand to" },
 	{ "report", cmd_report, "statistics, report.md and plot data of results directories" },
+	{ "reproduce", cmd_reproduce, "docs/reproducing.md: published figures next to ours" },
 	{ "run", cmd_run, "run scenarios in VMs and write results/<run-id>/" },
 };
 

@@ -1,0 +1,340 @@
+/*
+ * docs/reproducing.md: the values in its tables against hand computations
+ * on the fixture tree in tests/data/reproduce/ (one results directory per
+ * scenario, raw files only), "no results" for a missing scenario, the same
+ * bytes twice, and published values read from the CSV, not from the code.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "reproduce.h"
+
+#define FIX TEST_DATA "/reproduce"
+static const char published_csv[] = CMB_SRCDIR "/docs/published.csv";
+static const char *const all_dirs[] = {
+	FIX "/rfc-v2-a", FIX "/rfc-v2-background-a", FIX "/paper-photo-a/", FIX "/lsfmm2025-a",
+};
+
+static char *doc(const char *pubpath, const char *const *dirs, size_t n)
+{
+	struct published pub;
+	struct repro_set *sets = xcalloc(n + 1, sizeof(*sets));
+	struct strbuf errs = { 0 }, md = { 0 };
+
+	if (published_load(&pub, pubpath, "docs/published.csv", &errs))
+		fail_msg("%s", errs.buf);
+	for (size_t i = 0; i < n; i++)
+		if (repro_set_load(&sets[i], dirs[i], &errs))
+			fail_msg("%s", errs.buf);
+	sb_init(&md);
+	reproduce_doc(&pub, sets, n, &md);
+	for (size_t i = 0; i < n; i++)
+		repro_set_free(&sets[i]);
+	free(sets);
+	published_free(&pub);
+	sb_free(&errs);
+	return sb_detach(&md);
+}
+
+#define HAS(text, s)                                                              \
+	do {                                                                      \
+		if (!strstr((text), (s)))                                         \
+			fail_msg("missing from the document: %s", (s));           \
+	} while (0)
+
+static void test_published_csv(void **state)
+{
+	struct published pub;
+	struct strbuf errs = { 0 };
+	struct strlist f = { 0 };
+	const struct pub_row *r;
+
+	(void)state;
+	assert_int_equal(published_load(&pub, published_csv, "x", &errs), 0);
+	/* 8 sizes x 3 set-ups x 3 statistics, the ratio, 4 x 4 background, 4 + 2 claims */
+	assert_int_equal(pub.n, 72 + 1 + 16 + 4 + 2);
+	r = published_find(&pub, "rfc-v2-latency", "min", "cma", "1");
+	assert_non_null(r);
+	assert_string_equal(r->value, "381");
+	assert_string_equal(r->unit, "us");
+	r = published_find(&pub, "rfc-v2-latency", "avg", "gcma.zram", "32000");
+	assert_true(r && r->v == 249453);
+	r = published_find(&pub, "rfc-v2-latency", "max", "cma", "16384");
+	assert_true(r && r->v == 4132546);
+	r = published_find(&pub, "rfc-v2-background", "elapsed", "none", NULL);
+	assert_true(r && !strcmp(r->value, "507.738"));
+	r = published_find(&pub, "rfc-v2-background", "cpu", "gcma.zram", NULL);
+	assert_true(r && r->v == 358.6);
+	r = published_find(&pub, "gcma-paper", "large-working-set-speedup", NULL, NULL);
+	assert_true(r && r->v == 2.27);
+	r = published_find(&pub, "lsfmm2025", "hit-rate", NULL, NULL);
+	assert_true(r && r->v == 42);
+	assert_null(published_find(&pub, "rfc-v2-latency", "min", "none", "1"));
+	published_free(&pub);
+
+	/* quoted fields */
+	assert_int_equal(repro_csv_split("a,\"b,c\",\"say \"\"hi\"\"\",", &f), 4);
+	assert_string_equal(f.v[1], "b,c");
+	assert_string_equal(f.v[2], "say \"hi\"");
+	assert_string_equal(f.v[3], "");
+	sl_free(&f);
+
+	/* a value that is not a number, a missing column */
+	{
+		char tmp[] = "/tmp/cmb-pub-XXXXXX";
+		char *p;
+		static const char bad[] = "figure,metric,setup,size,value,unit,source\n"
+					  "x,min,cma,1,about 20,us,somewhere\n";
+		static const char nocol[] = "figure,metric,setup,size,value,unit\n";
+
+		assert_non_null(mkdtemp(tmp));
+		p = path_join(tmp, "p.csv");
+		assert_int_equal(write_file(p, bad, strlen(bad)), 0);
+		sb_init(&errs);
+		assert_int_equal(published_load(&pub, p, "x", &errs), -1);
+		assert_non_null(strstr(errs.buf, ":2: value 'about 20' is not a number"));
+		published_free(&pub);
+		assert_int_equal(write_file(p, nocol, strlen(nocol)), 0);
+		sb_free(&errs);
+		sb_init(&errs);
+		assert_int_equal(published_load(&pub, p, "x", &errs), -1);
+		assert_non_null(strstr(errs.buf, "no column 'source'"));
+		published_free(&pub);
+		free(p);
+		assert_int_equal(rm_rf(tmp), 0);
+	}
+	sb_free(&errs);
+}
+
+static void test_latency_figure(void **state)
+{
+	char *md = doc(published_csv, all_dirs, ARRAY_SIZE(all_dirs));
+
+	(void)state;
+	/*
+	 * cma, 1 page: r1 100/200/300 us, r2 300/500 us: per repetition
+	 * min 100, 300; max 300, 500; avg 200, 400: medians 200 / 400 / 300.
+	 * The timed-out cma-r3 (99999 us) is left out. 200/381, 400/2853, 300/684.
+	 */
+	HAS(md, "| 1 | cma | 381 / 2853 / 684 | 200 / 400 / 300 | 100" "\xe2\x80\x93" "300 / 300"
+		"\xe2\x80\x93" "500 / 200" "\xe2\x80\x93" "400 | 2 (5) | 0.52 / 0.14 / 0.44 | user |");
+	/* cma, 1024 pages: avg 2000 and 4000 us: median 3000 */
+	HAS(md, "| 1024 | cma | 3113 / 184703 / 12303 | 1500 / 4500 / 3000 |");
+	/*
+	 * gcma, 1024 pages: one repetition whose ten requests all have a
+	 * kernel-side latency in trace.dat: 250968 ns .. 18108733 ns, sum
+	 * 20903584 ns, so 251 / 18109 / 2090 us.
+	 */
+	HAS(md, "| 1024 | gcma | 1016 / 17426 / 3495 | 251 / 18109 / 2090 |");
+	HAS(md, "| 1 (10) | 0.25 / 1.04 / 0.60 | kernel |");
+	HAS(md, "| 1 | none | - | every request failed | - | 0 (3 failed) |");
+	HAS(md, "| 1 | gcma.zram | 14 / 274 / 101 | not run |");
+	/*
+	 * cma/gcma: 1 page 300 / 20 = 15 (published 684 / 26 = 26.3); 1024
+	 * pages user-side on both (gcma lacks kernel-side at 1 page only, but
+	 * cma has none): 3000 / 2244.2473 = 1.34, published 12303 / 3495 = 3.52.
+	 */
+	HAS(md, "| 1 | 26.3 | 15.0 | 10.0" "\xe2\x80\x93" "20.0 | 0.57 | user |");
+	HAS(md, "| 1024 | 3.52 | 1.34 | 0.89" "\xe2\x80\x93" "1.78 | 0.38 | user |");
+	HAS(md, "| 512 | 0.58 | no results for both set-ups |");
+	/* shape: CMA's max grows 4500/400 = 11.2x, GCMA's 19305/30 = 643x */
+	HAS(md, "Ours: GCMA's average is lower than CMA's at 2 of 2 sizes; from 1 to 1024 pages "
+		"CMA's max grows 11.2x (400 to 4500 us) and GCMA's 643x (30.0 to 19305 us)");
+	HAS(md, "Published: GCMA's average is lower than CMA's at 7 of 8 sizes");
+	HAS(md, "**Ours disagrees with the published shape**: CMA's tail grows no faster with "
+		"size than GCMA's (11.2x against 643x; published 1371x against 332x); CMA's tail "
+		"stays below a second (longest 4500 us; published 4132546 us).");
+	HAS(md, "the published averages give 3.52" "\xe2\x80\x93" "23.2x; ours 1.34" "\xe2\x80\x93"
+		"1.34x over 1 size.");
+	/* traceability */
+	HAS(md, "Sources (scenario `rfc-v2`): runs/<run>/alloc.csv");
+	HAS(md, "- `" FIX "/rfc-v2-a/`: `cma-r1`, `cma-r2`, `gcma-r1`, `gcma-r2`, `none-r1`; "
+		"not counted: `cma-r3` (timeout)");
+	HAS(md, "Linux 6.12.118, 1 vCPU, 800 MiB of RAM, an area of 256 MiB");
+	free(md);
+}
+
+static void test_other_figures(void **state)
+{
+	char *md = doc(published_csv, all_dirs, ARRAY_SIZE(all_dirs));
+
+	(void)state;
+	/*
+	 * background: none elapsed 100, 110 (median 105); cma 120, 126:
+	 * +14.29%, +20.00%, median +17.14%; gcma 108: +2.86%. Published
+	 * 523.738 / 507.738 - 1 = +3.15%, 515.042 / 507.738 - 1 = +1.44%.
+	 */
+	HAS(md, "| build | none | elapsed (s) | 507.738 | 105 | 100" "\xe2\x80\x93" "110 | 2 |");
+	HAS(md, "| build | cma | elapsed (s) | +3.15% | +17.14% | +14.29%" "\xe2\x80\x93"
+		"+20.00% | 2 |");
+	HAS(md, "| build | gcma | elapsed (s) | +1.44% | +2.86% |");
+	/* cpu: (90 + 15) / 120 = 87.5%, (92 + 16) / 126 = 85.7%: median 86.6 */
+	HAS(md, "| build | cma | cpu % ((user + sys) / elapsed) | 358.4 | 86.6 |");
+	HAS(md, "`none` alone varies by 9.52%");
+	HAS(md, "Ours agrees: GCMA costs the job less than CMA.");
+	HAS(md, "rfc-v2-background-a/runs/gcma-r2/jobtime.csv` is missing");
+
+	/*
+	 * photo: cma bursts 30, 10, 100 ms (one failed burst left out): p50 30,
+	 * p90 30 + 0.8 * 70 = 86, max 100; gcma r1 3, 5, 10 (p90 9), r2 2, 4
+	 * (p50 3, p90 3.8, max 4): medians 4, 6.4, 7.
+	 */
+	HAS(md, "| cma | p90 | 86.0 | 86.0" "\xe2\x80\x93" "86.0 | 1 (3; 1 failed) |");
+	HAS(md, "| gcma | p50 | 4.00 | 3.00" "\xe2\x80\x93" "5.00 | 2 (5) |");
+	HAS(md, "| gcma | p90 | 6.40 | 3.80" "\xe2\x80\x93" "9.00 | 2 (5) |");
+	HAS(md, "| cma / gcma | p50 | 7.50 | 6.00" "\xe2\x80\x93" "10.0 | - |");
+	HAS(md, "| cma / gcma | max | 14.3 | 10.0" "\xe2\x80\x93" "25.0 | - |");
+	HAS(md, "| photo-shot latency CMA / GCMA, up to | 10x | 14.3x |");
+	HAS(md, "| 1.43 |\n");
+	HAS(md, "| allocation latency CMA / GCMA, lowest | 15x | 1.34x |");
+	HAS(md, "| allocation latency CMA / GCMA, highest | 130x | 15.0x |");
+	HAS(md, "| 2.27x | not reproduced |");
+	HAS(md, "- `" FIX "/paper-photo-a/`: `cma-r1`, `gcma-r1`, `gcma-r2`");
+
+	/*
+	 * lsfmm2025: lru r1 shares 10, 20, 30% (mean 20), r2 50%: median 35;
+	 * hits/(hits+misses) 42/100 and 10/100: median 26.
+	 */
+	HAS(md, "| reserved memory holding cached data (%) | gcma, evict=lru | 40 | 35.0 | 20.0"
+		"\xe2\x80\x93" "50.0 | 2 | 0.88 |");
+	HAS(md, "| cleancache hit rate (%) | gcma, evict=lru | 42 | 26.0 | 10.0" "\xe2\x80\x93"
+		"42.0 | 2 | 0.62 |");
+	HAS(md, "| gcma, evict=lru | - | 52, 148 |");
+	HAS(md, "| cleancache hit rate (%) | gcma, evict=none | 42 | 0.00 |");
+	HAS(md, "counts every lookup of a page-in");
+	HAS(md, "Sources (scenario `lsfmm2025`)");
+	assert_null(strstr(md, "No results"));
+	free(md);
+}
+
+static void test_missing_scenario(void **state)
+{
+	const char *const dirs[] = { FIX "/lsfmm2025-a" };
+	char *md = doc(published_csv, dirs, 1);
+
+	(void)state;
+	HAS(md, "**No results**: the results given hold no run of scenario `rfc-v2` "
+		"(sections `none`, `cma`, `gcma`)");
+	HAS(md, "**No results**: the results given hold no run of scenario `rfc-v2-background`");
+	HAS(md, "**No results**: the results given hold no run of scenario `paper-photo`");
+	/* the published values are still there */
+	HAS(md, "| 1 | cma | 381 / 2853 / 684 | no results | - | - | - | - |");
+	HAS(md, "| - | cma | elapsed (s) | 523.738 | no results |");
+	HAS(md, "| allocation latency CMA / GCMA, lowest | 15x | no results |");
+	HAS(md, "| cma | p50 | no results |");
+	/* the figure that has results */
+	HAS(md, "| 40 | 35.0 |");
+	assert_null(strstr(md, "Sources (scenario `rfc-v2`)"));
+	free(md);
+	/* no directory at all */
+	md = doc(published_csv, NULL, 0);
+	HAS(md, "- none\n");
+	HAS(md, "scenario `lsfmm2025`");
+	free(md);
+}
+
+static char *slurp(const char *path)
+{
+	char *s = read_file(path, NULL);
+
+	if (!s)
+		fail_msg("%s: missing", path);
+	return s;
+}
+
+static void test_cmd_same_bytes(void **state)
+{
+	char tmp[] = "/tmp/cmb-repro-XXXXXX";
+	char *out, *a, *b, *argv[8];
+	struct cmb_env env;
+	int argc = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmp));
+	out = path_join(tmp, "reproducing.md");
+	env_init(&env);
+	argv[argc++] = "reproduce";
+	argv[argc++] = "--output";
+	argv[argc++] = out;
+	for (size_t i = 0; i < ARRAY_SIZE(all_dirs); i++)
+		argv[argc++] = (char *)all_dirs[i];
+	argv[argc] = NULL;
+	assert_int_equal(cmd_reproduce(argc, argv, &env), 0);
+	a = slurp(out);
+	assert_int_equal(cmd_reproduce(argc, argv, &env), 0);
+	b = slurp(out);
+	assert_string_equal(a, b);
+	/* the default published file is docs/published.csv of the source tree */
+	HAS(a, "from the published values in `docs/published.csv`");
+	HAS(a, "| 1 | cma | 381 / 2853 / 684 |");
+	free(b);
+	free(a);
+
+	/* results that are not a results directory */
+	argv[3] = tmp;
+	argv[4] = NULL;
+	assert_int_equal(cmd_reproduce(4, argv, &env), 1);
+	free(out);
+	assert_int_equal(rm_rf(tmp), 0);
+}
+
+/* Other published values in, other published values out: nothing comes from the code. */
+static void test_published_from_csv(void **state)
+{
+	char tmp[] = "/tmp/cmb-repro-XXXXXX";
+	char *text = slurp(published_csv), *p, *md, *s;
+	struct strbuf sb = { 0 };
+
+	(void)state;
+	assert_non_null(mkdtemp(tmp));
+	sb_init(&sb);
+	/* cma, 1 page: min 381 -> 12345; the LSF/MM hit rate 42 -> 84 */
+	s = strstr(text, "rfc-v2-latency,min,cma,1,381,");
+	assert_non_null(s);
+	sb_addf(&sb, "%.*s", (int)(s - text), text);
+	sb_add(&sb, "rfc-v2-latency,min,cma,1,12345,");
+	s += strlen("rfc-v2-latency,min,cma,1,381,");
+	{
+		char *h = strstr(s, "lsfmm2025,hit-rate,gcma,,42,");
+
+		assert_non_null(h);
+		sb_addf(&sb, "%.*s", (int)(h - s), s);
+		sb_add(&sb, "lsfmm2025,hit-rate,gcma,,84,");
+		sb_add(&sb, h + strlen("lsfmm2025,hit-rate,gcma,,42,"));
+	}
+	p = path_join(tmp, "published.csv");
+	assert_int_equal(write_file(p, sb.buf, sb.len), 0);
+	md = doc(p, all_dirs, ARRAY_SIZE(all_dirs));
+	HAS(md, "| 1 | cma | 12345 / 2853 / 684 | 200 / 400 / 300 |");
+	/* 200 / 12345 */
+	HAS(md, "| 0.02 / 0.14 / 0.44 | user |");
+	/* 26 / 84 */
+	HAS(md, "| cleancache hit rate (%) | gcma, evict=lru | 84 | 26.0 | 10.0" "\xe2\x80\x93"
+		"42.0 | 2 | 0.31 |");
+	assert_null(strstr(md, "381 / 2853"));
+	free(md);
+	free(p);
+	free(text);
+	sb_free(&sb);
+	assert_int_equal(rm_rf(tmp), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_published_csv),
+		cmocka_unit_test(test_latency_figure),
+		cmocka_unit_test(test_other_figures),
+		cmocka_unit_test(test_missing_scenario),
+		cmocka_unit_test(test_cmd_same_bytes),
+		cmocka_unit_test(test_published_from_csv),
+	};
+
+	return cmocka_run_group_tests_name("reproduce", tests, NULL, NULL);
+}
