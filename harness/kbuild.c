@@ -402,7 +402,7 @@ static int collect(const char *tmp, const char *linux_dir, const struct kvariant
 	json_object_object_add(meta, "key", json_object_new_string(key));
 	json_object_object_add(meta, "version", json_object_new_string(version ? version : "?"));
 	json_object_object_add(meta, "built", json_object_new_string(date));
-	json_object_object_add(meta, "compile_seconds", json_object_new_double(seconds));
+	json_object_object_add(meta, "build_seconds", json_object_new_double(seconds));
 	json_object_object_add(meta, "objects", json_object_new_int64(objects));
 	if (json_object_to_file_ext(metapath, meta, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE))
 		rc = -1;
