@@ -42,9 +42,10 @@ check "ten full-area gcma allocations succeeded with the cache hot ($g/10)" [ "$
 c=$(awk -F, 'NR > 1 && $6 == 1' "$run/alloc-cma.csv" 2>/dev/null | wc -l)
 echo "# full-area cma allocations succeeded: $c/10"
 for a in gcma cma; do
-	med=$(awk -F, 'NR > 1 && $6 == 1 { print $5 }' "$run/alloc-$a.csv" 2>/dev/null | sort -n |
-		awk '{ v[NR] = $1 } END { if (NR) printf "%.3f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 1e6; else print "n/a" }')
-	echo "# median latency of a full 64 MiB $a allocation under re-read load: $med ms"
+	for ok in 1 0; do
+		awk -F, -v ok=$ok 'NR > 1 && $6 == ok { print $5 }' "$run/alloc-$a.csv" 2>/dev/null | sort -n |
+			awk -v a=$a -v ok=$ok '{ v[NR] = $1 } END { if (NR) printf "# %s: %d %s full 64 MiB allocations under re-read load, median %.3f ms\n", a, NR, ok ? "successful" : "failed", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 1e6 }'
+	done
 done
 check "fio crc32c verification found no stale data" "$TESTS_BUILDDIR/check-fio-json" "$run/fio-verify.json"
 
