@@ -1,0 +1,41 @@
+#!/bin/sh
+# The guest allocation driver against a fake debugfs directory: CSV shape,
+# bursts, a failing area recorded as data, bad arguments refused. Prints TAP.
+: "${DRIVER:?path of cma-alloc}"
+. "$(dirname "$0")/tap.sh"
+
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+mkdir -p "$d/fake" "$d/burst" "$d/full"
+# Writes never truncate: each fake area sees requests of one length only.
+: > "$d/fake/alloc"
+: > "$d/fake/free"
+: > "$d/burst/alloc"
+: > "$d/burst/free"
+ln -s /dev/full "$d/full/alloc"
+: > "$d/full/free"
+
+"$DRIVER" --dir "$d" --area fake --count 3 --pages 1,512 --out "$d/a.csv" 2> "$d/a.err"
+check "sweep exits 0" [ $? -eq 0 ]
+check "CSV header" [ "$(head -n 1 "$d/a.csv")" = "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns" ]
+check "one row per request (6)" [ "$(tail -n +2 "$d/a.csv" | wc -l)" -eq 6 ]
+check "sizes in plan order" [ "$(tail -n +2 "$d/a.csv" | cut -d, -f3 | tr '\n' ' ')" = "1 1 1 512 512 512 " ]
+check "all succeeded with a latency" [ "$(awk -F, 'NR > 1 && $6 == 1 && $7 == 0 && $5 > 0' "$d/a.csv" | wc -l)" -eq 6 ]
+check "start times increase" awk -F, 'NR > 2 && $4 <= prev { exit 1 } { prev = $4 }' "$d/a.csv"
+check "the last write to free is the last size" [ "$(cat "$d/fake/free")" = 512 ]
+
+"$DRIVER" --dir "$d" --area burst --count 2 --pages 4 --burst 3 --hold-ms 1 --interval-ms 5 --jitter-ms 2 --seed 9 --out "$d/b.csv"
+check "bursts: 2 bursts x 3 requests" [ "$(tail -n +2 "$d/b.csv" | cut -d, -f2 | tr '\n' ' ')" = "0 0 0 1 1 1 " ]
+check "a burst is freed together (12 pages)" [ "$(cat "$d/burst/free")" = 12 ]
+
+"$DRIVER" --dir "$d" --area full --count 2 --pages 8 --out "$d/c.csv" 2> "$d/c.err"
+check "a failing area is not a driver error" [ $? -eq 0 ]
+check "failures recorded as success=0 errno=ENOSPC(28)" [ "$(awk -F, 'NR > 1 && $6 == 0 && $7 == 28' "$d/c.csv" | wc -l)" -eq 2 ]
+check "the driver reports the failures" grep -q '2 failed' "$d/c.err"
+
+"$DRIVER" --dir "$d" --area nosuch --pages 1 > /dev/null 2> "$d/e.err"
+check "a missing area is an error naming the file" sh -c "[ $? -eq 1 ] && grep -q '$d/nosuch/alloc' '$d/e.err'"
+"$DRIVER" --dir "$d" --area fake --pages 1,x > /dev/null 2>&1
+check "a bad size is refused (exit 2)" [ $? -eq 2 ]
+"$DRIVER" --dir "$d" --area fake --pages 1 --interval-ms 5 --jitter-ms 9 > /dev/null 2>&1
+check "jitter above the interval is refused" [ $? -eq 2 ]
