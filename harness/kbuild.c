@@ -361,6 +361,26 @@ static int compile_kernel(const struct cmb_env *env, const struct kvariant *v,
 	return rc;
 }
 
+/* The version string a bzImage carries (boot protocol: header field at 0x20e). */
+static char *bzimage_version(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char off[2];
+	char buf[128] = "";
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0x20e, SEEK_SET) || fread(off, 1, 2, f) != 2 ||
+	    fseek(f, 0x200 + (off[0] | off[1] << 8), SEEK_SET) ||
+	    !fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[strcspn(buf, " ")] = '\0';
+	return buf[0] ? xstrdup(buf) : NULL;
+}
+
 static int collect(const char *tmp, const char *linux_dir, const struct kvariant *v,
 		   const char *key, double seconds, long objects, bool keep_tree)
 {
@@ -369,8 +389,8 @@ static int collect(const char *tmp, const char *linux_dir, const struct kvariant
 		{ ".config", "config" },
 		{ "System.map", "System.map" },
 	};
-	char *argv[] = { "make", "-s", "kernelversion", NULL };
 	char *version;
+	char *image;
 	json_object *meta = json_object_new_object();
 	char *metapath = path_join(tmp, "build.json");
 	char date[64];
@@ -388,15 +408,11 @@ static int collect(const char *tmp, const char *linux_dir, const struct kvariant
 		free(from);
 		free(to);
 	}
-	{
-		char cwd[4096];
-
-		if (!getcwd(cwd, sizeof(cwd)) || chdir(linux_dir))
-			return -1;
-		version = cmd_first_line(argv);
-		if (chdir(cwd))
-			return -1;
-	}
+	/* Read from the image itself: "make kernelversion" run under make prints
+	 * "Entering directory" lines that would end up in the metadata. */
+	image = path_join(tmp, "bzImage");
+	version = bzimage_version(image);
+	free(image);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	json_object_object_add(meta, "variant", json_object_new_string(v->name));
 	json_object_object_add(meta, "key", json_object_new_string(key));
@@ -425,27 +441,16 @@ static int read_meta(struct kernel *k)
 	if (json_object_object_get_ex(meta, "version", &v))
 		k->version = xstrdup(json_object_get_string(v));
 	json_object_put(meta);
-	return k->version ? 0 : -1;
-}
+	/* Caches written before the version came from the image may hold make's
+	 * chatter instead of a version. */
+	if (k->version && strchr(k->version, ' ')) {
+		char *image = path_join(k->dir, "bzImage");
 
-/* The version string a bzImage carries (boot protocol: header field at 0x20e). */
-static char *bzimage_version(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char off[2];
-	char buf[128] = "";
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0x20e, SEEK_SET) || fread(off, 1, 2, f) != 2 ||
-	    fseek(f, 0x200 + (off[0] | off[1] << 8), SEEK_SET) ||
-	    !fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return NULL;
+		free(k->version);
+		k->version = bzimage_version(image);
+		free(image);
 	}
-	fclose(f);
-	buf[strcspn(buf, " ")] = '\0';
-	return buf[0] ? xstrdup(buf) : NULL;
+	return k->version ? 0 : -1;
 }
 
 /* CMABENCH_BZIMAGE_<VARIANT>=path: a kernel built elsewhere, used as is. */
