@@ -134,29 +134,42 @@ static json_object *host_info(void)
 	return h;
 }
 
-/* The run's share: plan/steps and the fio job file, read by the guest init. */
+static int copy_to_plan(const struct cmb_env *env, const char *plan,
+			const char *srcdir, const char *name)
+{
+	char *rel = xasprintf("%s/%s", srcdir, name);
+	char *src = env_src(env, rel);
+	char *dst = path_join(plan, name);
+	int rc = copy_file(src, dst);
+
+	if (rc)
+		err_msg("%s: %s", src, strerror(errno));
+	free(rel);
+	free(src);
+	free(dst);
+	return rc;
+}
+
+/* The run's share: plan/steps and every file the steps name (foreground and
+ * background fio jobs, the script), read by the guest init. */
 static int write_guest_plan(const struct cmb_env *env, const struct run *r, const char *dir)
 {
+	const struct run_spec *s = r->spec;
 	char *plan = path_join(dir, "plan");
 	char *steps = path_join(plan, "steps");
 	int rc = mkdir_p(plan) || write_file(steps, r->steps, strlen(r->steps));
 
-	const char *files[][2] = {
-		{ "workloads/fio", r->spec->fio },
-		{ "workloads/guest/scripts", r->spec->script },
-	};
+	if (!rc && s->fio)
+		rc = copy_to_plan(env, plan, "workloads/fio", s->fio);
+	if (!rc && s->script)
+		rc = copy_to_plan(env, plan, "workloads/guest/scripts", s->script);
+	if (!rc && s->background) {
+		char *list = xstrdup(s->background), *save = NULL;
 
-	for (size_t i = 0; !rc && i < ARRAY_SIZE(files); i++) {
-		if (!files[i][1])
-			continue;
-		char *rel = xasprintf("%s/%s", files[i][0], files[i][1]);
-		char *src = env_src(env, rel);
-		char *dst = path_join(plan, files[i][1]);
-
-		rc = copy_file(src, dst);
-		free(rel);
-		free(src);
-		free(dst);
+		for (char *t = strtok_r(list, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
+			if (!strncmp(t, "fio:", 4))
+				rc = copy_to_plan(env, plan, "workloads/fio", t + 4);
+		free(list);
 	}
 	free(plan);
 	free(steps);
