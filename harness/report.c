@@ -679,6 +679,45 @@ static void counter_table(const struct report_col *cols, size_t ncols, struct st
 	emit(&t, txt, md);
 }
 
+/* perf stat around each background: every (background, event) a column has. */
+static void perf_table(const struct report_col *cols, size_t ncols, struct strbuf *txt,
+		       struct strbuf *md)
+{
+	struct table t;
+	struct strlist rows = { 0 };
+	bool any = false;
+
+	table_init(&t, cols, ncols, "perf stat of the backgrounds (mean of repetitions)");
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c].ds->ncounters; i++) {
+			const struct ds_counter *k = &cols[c].ds->counters[i];
+			char *key;
+
+			if (strncmp(k->source, "perf/", 5) || !col_run(&cols[c], k->run))
+				continue;
+			key = xasprintf("%s\t%s", k->source, k->name);
+			if (!sl_has(&rows, key))
+				sl_add(&rows, key);
+			free(key);
+		}
+	for (size_t i = 0; i < rows.n; i++) {
+		char *src = xstrdup(rows.v[i]), *name = strchr(src, '\t'), *label;
+		struct counter_ref ref;
+
+		*name++ = '\0';
+		ref = (struct counter_ref){ src, name };
+		label = xasprintf("%s %s", src + 5, name);
+		any |= run_metric_row(&t, label, "", 0, counter_delta_value, &ref);
+		free(label);
+		free(src);
+	}
+	sl_free(&rows);
+	if (any)
+		emit(&t, txt, md);
+	else
+		table_free(&t);
+}
+
 void report_tables(const struct report_col *cols, size_t ncols, struct strbuf *txt,
 		   struct strbuf *md)
 {
@@ -693,6 +732,7 @@ void report_tables(const struct report_col *cols, size_t ncols, struct strbuf *t
 		success_table(cols, ncols, sizes, nsizes, txt, md);
 	fio_tables(cols, ncols, txt, md);
 	counter_table(cols, ncols, txt, md);
+	perf_table(cols, ncols, txt, md);
 	free(sizes);
 }
 

@@ -15,6 +15,9 @@
 
 #include "dataset.h"
 
+#include <stdio.h>
+#include <sys/stat.h>
+
 static const char fixture[] = TEST_DATA "/results/smoke-fixture";
 
 static bool has_problem(const struct ds_run *r, const char *needle)
@@ -246,6 +249,65 @@ static void test_pairing(void **state)
 	ds_kpairs_free(&p);
 }
 
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* perf stat -x, output (as perf 6.1 writes it) becomes perf/<background> counters. */
+static void test_perf(void **state)
+{
+	char dir[] = "/tmp/test-dataset-XXXXXX", path[256];
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+	const struct ds_counter *c;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/runs", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/runs/gcma-r1", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/runs/gcma-r1/status", dir);
+	put_file(path, "ok\n");
+	snprintf(path, sizeof(path), "%s/runs/gcma-r1/bg-fio-randread.perf", dir);
+	put_file(path, "# started on Thu Dec  3 15:33:15 2026\n\n"
+		 "1.62,msec,task-clock,1623672,100.00,0.007,CPUs utilized\n"
+		 "5,,context-switches,1623672,100.00,3.079,K/sec\n"
+		 "<not supported>,,cycles,0,100.00,,\n");
+	snprintf(path, sizeof(path), "%s/runs/gcma-r1/bg-build.perf", dir);
+	put_file(path, "# started on Thu Dec  3 15:33:15 2026\n\n");
+
+	assert_int_equal(dataset_load(&ds, dir, &errs), 0);
+	c = counter(&ds, 0, "perf/fio-randread", "task-clock-us");
+	assert_non_null(c);
+	assert_int_equal(c->after, 1620);
+	assert_string_equal(c->flags, "");
+	c = counter(&ds, 0, "perf/fio-randread", "context-switches");
+	assert_non_null(c);
+	assert_int_equal(c->after, 5);
+	c = counter(&ds, 0, "perf/fio-randread", "cycles");
+	assert_non_null(c);
+	assert_int_equal(c->after, DS_NONE);
+	assert_string_equal(c->flags, "not-counted");
+	/* An empty file (perf killed before it printed) is a problem, named. */
+	{
+		bool named = false;
+
+		for (size_t i = 0; i < ds.runs[0].problems.n; i++)
+			named |= strstr(ds.runs[0].problems.v[i], "bg-build.perf: no counts") != NULL;
+		assert_true(named);
+	}
+	dataset_free(&ds);
+	sb_free(&errs);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_missing_dir),
 		cmocka_unit_test(test_pairing),
+		cmocka_unit_test(test_perf),
 	};
 
 	return cmocka_run_group_tests_name("dataset", tests, NULL, NULL);
