@@ -466,9 +466,9 @@ static struct ds_alloc *new_alloc(struct dataset *ds)
 	return &ds->allocs[ds->nallocs++];
 }
 
-enum { A_SEQ, A_PAGES, A_LAT, A_SUCCESS, A_ERRNO, A_FREE, A_NCOL };
+enum { A_SEQ, A_BURST, A_START, A_PAGES, A_LAT, A_SUCCESS, A_ERRNO, A_FREE, A_NCOL };
 static const char *const alloc_cols[A_NCOL] = {
-	"seq", "pages", "latency_ns", "success", "errno", "free_latency_ns",
+	"seq", "burst", "start_ns", "pages", "latency_ns", "success", "errno", "free_latency_ns",
 };
 
 /* The area the guest allocated from: plan/steps has "area NAME". */
@@ -550,6 +550,8 @@ static void load_allocs(struct dataset *ds, size_t ri)
 		memset(a, 0, sizeof(*a));
 		a->run = ri;
 		a->seq = col[A_SEQ] >= 0 && col[A_SEQ] < n ? v[col[A_SEQ]] : (long long)rows;
+		a->burst = col[A_BURST] >= 0 && col[A_BURST] < n ? v[col[A_BURST]] : DS_NONE;
+		a->start_ns = col[A_START] >= 0 && col[A_START] < n ? v[col[A_START]] : DS_NONE;
 		a->pages = v[col[A_PAGES]];
 		a->user_ns = v[col[A_LAT]];
 		a->success = v[col[A_SUCCESS]] != 0;
@@ -1116,13 +1118,15 @@ char *dataset_alloc_csv(const struct dataset *ds)
 	struct strbuf sb;
 
 	sb_init(&sb);
-	sb_add(&sb, "run,section,rep,setup,kernel,status,seq,pages,latency_ns,kernel_latency_ns,"
-	       "busy_retries,errorno,success,errno,free_latency_ns,flags\n");
+	sb_add(&sb, "run,section,rep,setup,kernel,status,seq,burst,start_ns,pages,latency_ns,"
+	       "kernel_latency_ns,busy_retries,errorno,success,errno,free_latency_ns,flags\n");
 	for (size_t i = 0; i < ds->nallocs; i++) {
 		const struct ds_alloc *a = &ds->allocs[i];
 
 		csv_run(&sb, &ds->runs[a->run]);
 		csv_ll(&sb, a->seq);
+		csv_ll(&sb, a->burst);
+		csv_ll(&sb, a->start_ns);
 		csv_ll(&sb, a->pages);
 		csv_ll(&sb, a->user_ns);
 		csv_ll(&sb, a->kernel_ns);

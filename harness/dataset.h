@@ -28,6 +28,7 @@ struct ds_run {
 struct ds_alloc {
 	size_t run;                 /* index into dataset.runs */
 	long long seq, pages;
+	long long burst, start_ns;  /* alloc.csv; DS_NONE in files without them */
 	long long user_ns;          /* alloc.csv latency_ns */
 	long long kernel_ns;        /* cma_alloc_finish - cma_alloc_start */
 	long long retries;          /* cma_alloc_busy_retry events in between */

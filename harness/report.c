@@ -356,6 +356,65 @@ static void latency_tables(const struct report_col *cols, size_t ncols, long lon
 	free(s);
 }
 
+/*
+ * A burst's latency: first request's start to the last request's end, in
+ * us, for bursts of more than one request (camera-like plans) whose
+ * requests all succeeded; failed bursts are counted apart.
+ */
+static void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed)
+{
+	const struct ds_alloc *a = c->ds->allocs;
+	size_t n = c->ds->nallocs;
+
+	for (size_t i = 0, j; i < n; i = j) {
+		long long first = a[i].start_ns, last = a[i].start_ns + a[i].user_ns;
+		bool ok = a[i].success;
+
+		for (j = i + 1; j < n && a[j].run == a[i].run && a[j].burst == a[i].burst; j++) {
+			if (a[j].start_ns < first)
+				first = a[j].start_ns;
+			if (a[j].start_ns + a[j].user_ns > last)
+				last = a[j].start_ns + a[j].user_ns;
+			ok &= a[j].success;
+		}
+		if (a[i].burst == DS_NONE || a[i].start_ns == DS_NONE || j - i < 2 ||
+		    !col_run(c, a[i].run))
+			continue;
+		if (ok)
+			dv_add(out, (last - first) / 1000.0);
+		else
+			(*failed)++;
+	}
+}
+
+static void burst_table(const struct report_col *cols, size_t ncols, struct strbuf *txt,
+			struct strbuf *md)
+{
+	struct dvec *s = xcalloc(ncols, sizeof(*s));
+	size_t *failed = xcalloc(ncols, sizeof(*failed)), any = 0;
+	struct table t;
+
+	for (size_t c = 0; c < ncols; c++) {
+		burst_samples(&cols[c], &s[c], &failed[c]);
+		any += s[c].n + failed[c];
+	}
+	if (any) {
+		struct trow *r;
+
+		table_init(&t, cols, ncols,
+			   "burst latency, first request's start to last request's end (us)");
+		summary_rows(&t, s, "lower", true);
+		r = text_row(&t, "bursts with a failed request");
+		for (size_t c = 0; c < ncols; c++)
+			set_cell(r, c, xasprintf("%zu", failed[c]));
+		emit(&t, txt, md);
+	}
+	for (size_t c = 0; c < ncols; c++)
+		dv_free(&s[c]);
+	free(s);
+	free(failed);
+}
+
 /* Success rate with its Wilson interval, and busy retries. */
 static void success_table(const struct report_col *cols, size_t ncols, const long long *sizes,
 			  size_t nsizes, struct strbuf *txt, struct strbuf *md)
@@ -728,6 +787,7 @@ void report_tables(const struct report_col *cols, size_t ncols, struct strbuf *t
 		latency_tables(cols, ncols, sizes[z], USER, txt, md);
 		latency_tables(cols, ncols, sizes[z], KERNEL, txt, md);
 	}
+	burst_table(cols, ncols, txt, md);
 	if (nsizes)
 		success_table(cols, ncols, sizes, nsizes, txt, md);
 	fio_tables(cols, ncols, txt, md);
