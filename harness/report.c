@@ -682,6 +682,45 @@ static bool run_metric_row(struct table *t, const char *label, const char *bette
 	return any;
 }
 
+/*
+ * One row per (source, name) under a source prefix that any column has
+ * (every CMA area's counters, every background's perf events), labelled
+ * "<label><source without prefix> <name>"; false if none had a value.
+ */
+static bool source_rows(struct table *t, const char *prefix, const char *label, int prec)
+{
+	struct strlist rows = { 0 };
+	size_t plen = strlen(prefix);
+	bool any = false;
+
+	for (size_t c = 0; c < t->ncols; c++)
+		for (size_t i = 0; i < t->cols[c].ds->ncounters; i++) {
+			const struct ds_counter *k = &t->cols[c].ds->counters[i];
+			char *key;
+
+			if (strncmp(k->source, prefix, plen) || !col_run(&t->cols[c], k->run))
+				continue;
+			key = xasprintf("%s\t%s", k->source, k->name);
+			if (!sl_has(&rows, key))
+				sl_add(&rows, key);
+			free(key);
+		}
+	for (size_t i = 0; i < rows.n; i++) {
+		char *src = xstrdup(rows.v[i]), *name = strchr(src, '\t'), *lab;
+		struct counter_ref ref;
+
+		*name++ = '\0';
+		ref = (struct counter_ref){ src, name };
+		lab = xasprintf("%s%s %s", label, src + plen, name);
+		any |= run_metric_row(t, lab, strstr(name, "fail") ? "lower" : "", prec,
+				      counter_delta_value, &ref);
+		free(lab);
+		free(src);
+	}
+	sl_free(&rows);
+	return any;
+}
+
 /* Counters: CMA sysfs, vmstat, and cleancache hit rate and occupancy. */
 static void counter_table(const struct report_col *cols, size_t ncols, struct strbuf *txt,
 			  struct strbuf *md)
@@ -695,35 +734,9 @@ static void counter_table(const struct report_col *cols, size_t ncols, struct st
 		{ { "vmstat", "workingset_refault_file" }, "lower" },
 	};
 	struct table t;
-	struct strlist cma_rows = { 0 };
 
 	table_init(&t, cols, ncols, "counters (delta over the run, mean of repetitions)");
-	/* sys-cma/<area>/<counter>: every area and counter seen in a column */
-	for (size_t c = 0; c < ncols; c++)
-		for (size_t i = 0; i < cols[c].ds->ncounters; i++) {
-			const struct ds_counter *k = &cols[c].ds->counters[i];
-			char *key;
-
-			if (strncmp(k->source, "sys-cma/", 8) || !col_run(&cols[c], k->run))
-				continue;
-			key = xasprintf("%s\t%s", k->source, k->name);
-			if (!sl_has(&cma_rows, key))
-				sl_add(&cma_rows, key);
-			free(key);
-		}
-	for (size_t i = 0; i < cma_rows.n; i++) {
-		char *src = xstrdup(cma_rows.v[i]), *name = strchr(src, '\t'), *label;
-		struct counter_ref ref;
-
-		*name++ = '\0';
-		ref = (struct counter_ref){ src, name };
-		label = xasprintf("cma %s %s", src + 8, name);
-		run_metric_row(&t, label, strstr(name, "fail") ? "lower" : "", 1,
-			       counter_delta_value, &ref);
-		free(label);
-		free(src);
-	}
-	sl_free(&cma_rows);
+	source_rows(&t, "sys-cma/", "cma ", 1);
 	for (size_t i = 0; i < ARRAY_SIZE(plain); i++) {
 		char *label = xasprintf("%s %s", plain[i].ref.source, plain[i].ref.name);
 
@@ -743,35 +756,9 @@ static void perf_table(const struct report_col *cols, size_t ncols, struct strbu
 		       struct strbuf *md)
 {
 	struct table t;
-	struct strlist rows = { 0 };
-	bool any = false;
 
 	table_init(&t, cols, ncols, "perf stat of the backgrounds (mean of repetitions)");
-	for (size_t c = 0; c < ncols; c++)
-		for (size_t i = 0; i < cols[c].ds->ncounters; i++) {
-			const struct ds_counter *k = &cols[c].ds->counters[i];
-			char *key;
-
-			if (strncmp(k->source, "perf/", 5) || !col_run(&cols[c], k->run))
-				continue;
-			key = xasprintf("%s\t%s", k->source, k->name);
-			if (!sl_has(&rows, key))
-				sl_add(&rows, key);
-			free(key);
-		}
-	for (size_t i = 0; i < rows.n; i++) {
-		char *src = xstrdup(rows.v[i]), *name = strchr(src, '\t'), *label;
-		struct counter_ref ref;
-
-		*name++ = '\0';
-		ref = (struct counter_ref){ src, name };
-		label = xasprintf("%s %s", src + 5, name);
-		any |= run_metric_row(&t, label, "", 0, counter_delta_value, &ref);
-		free(label);
-		free(src);
-	}
-	sl_free(&rows);
-	if (any)
+	if (source_rows(&t, "perf/", "", 0))
 		emit(&t, txt, md);
 	else
 		table_free(&t);
