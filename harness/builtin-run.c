@@ -1,8 +1,8 @@
 /*
- * cmabench run: scenario -> plan -> kernels and image -> one VM per run ->
- * results/<run-id>/. Results are written under results/.tmp-<run-id> and
- * renamed when every run has ended; a failed run is recorded and the others
- * go on.
+ * cmabench run: scenarios -> plan -> kernels and image -> one VM per run ->
+ * results/<scenario>-<date>/ per scenario. Each is written under
+ * results/.tmp-<id> and renamed when its runs have ended; a failed run is
+ * recorded and the others go on.
  */
 #include "builtin.h"
 #include "history.h"
@@ -358,6 +358,69 @@ static int finish(struct run_ctx *ctx, json_object *top, json_object *runs, size
 	return rc;
 }
 
+/*
+ * One scenario's runs into results/<scenario>-<stamp>/, written under
+ * .tmp-<id> and renamed when its last run has ended (runs of different
+ * scenarios share section names, so each scenario has its own directory).
+ * Returns the number of failed runs, -1 when the directory could not be
+ * made or completed; on an interrupt ctx->tmpdir is left for the caller.
+ */
+static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_t si,
+			 const char *stamp, size_t *done)
+{
+	const struct scenario *scn = &sel->scns[si];
+	const char *base = strrchr(scn->path, '/');
+	json_object *top, *runs;
+	size_t nfail = 0;
+	char *dst;
+
+	free(ctx->run_id);
+	free(ctx->tmpdir);
+	free(ctx->finaldir);
+	ctx->run_id = xasprintf("%s-%s", scn->name, stamp);
+	ctx->tmpdir = xasprintf("%s/.tmp-%s", ctx->results_root, ctx->run_id);
+	ctx->finaldir = xasprintf("%s/%s", ctx->results_root, ctx->run_id);
+	if (mkdir_p(ctx->tmpdir)) {
+		err_msg("%s: %s", ctx->tmpdir, strerror(errno));
+		return -1;
+	}
+	dst = path_join(ctx->tmpdir, base ? base + 1 : scn->path);
+	copy_file(scn->path, dst);
+	free(dst);
+	top = json_object_new_object();
+	json_object_object_add(top, "run_id", json_object_new_string(ctx->run_id));
+	json_object_object_add(top, "date", json_object_new_string(stamp));
+	json_object_object_add(top, "host", host_info());
+	json_object_object_add(top, "accelerator", json_object_new_string(ctx->accel));
+	json_object_object_add(top, "qemu_version", json_object_new_string(ctx->qemu_version));
+	runs = json_object_new_array();
+	for (size_t i = 0; i < sel->plan.n && !interrupted(); i++) {
+		const struct run *r = &sel->plan.runs[i];
+		json_object *m, *st;
+
+		if (r->scn != scn)
+			continue;
+		m = run_one(ctx, r, (*done)++, sel->plan.n);
+		json_object_object_get_ex(m, "status", &st);
+		if (strcmp(json_object_get_string(st), "ok"))
+			nfail++;
+		json_object_object_add(m, "run", json_object_new_string(r->name));
+		json_object_array_add(runs, m);
+	}
+	if (interrupted()) {
+		json_object_put(runs);
+		json_object_put(top);
+		return -1;
+	}
+	if (finish(ctx, top, runs, nfail)) {
+		json_object_put(top);
+		return -1;
+	}
+	json_object_put(top);
+	printf("results: %s (%zu failed)\n", ctx->finaldir, nfail);
+	return (long)nfail;
+}
+
 int cmd_run(int argc, char **argv, struct cmb_env *env)
 {
 	static const struct option opts[] = {
@@ -371,9 +434,8 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	};
 	struct selection sel = { 0 };
 	struct run_ctx ctx = { .env = env, .kvm_probe_s = 10 };
-	char *results = NULL;
-	json_object *top = NULL, *runs;
-	size_t nfail = 0;
+	char *results = NULL, *stamp = NULL;
+	size_t nfail = 0, done = 0;
 	int c, rc = 2;
 
 	optind = 1;
@@ -419,59 +481,29 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	}
 
 	ctx.results_root = results ? abs_path(results) : env_src(env, "results");
-	{
-		char *stamp = utc_now(true);
-		struct strbuf id = { 0 };
+	stamp = utc_now(true);
+	rc = 0;
+	for (size_t i = 0; i < sel.nscns && !interrupted(); i++) {
+		long failed = run_scenario(&ctx, &sel, i, stamp, &done);
 
-		for (size_t i = 0; i < sel.nscns; i++)
-			sb_addf(&id, "%s%s", i ? "+" : "", sel.scns[i].name);
-		sb_addf(&id, "-%s", stamp);
-		ctx.run_id = sb_detach(&id);
-		free(stamp);
-	}
-	ctx.tmpdir = xasprintf("%s/.tmp-%s", ctx.results_root, ctx.run_id);
-	ctx.finaldir = xasprintf("%s/%s", ctx.results_root, ctx.run_id);
-	if (mkdir_p(ctx.tmpdir)) {
-		err_msg("%s: %s", ctx.tmpdir, strerror(errno));
-		goto out;
-	}
-	for (size_t i = 0; i < sel.nscns; i++) {
-		const char *base = strrchr(sel.scns[i].path, '/');
-		char *dst = path_join(ctx.tmpdir, base ? base + 1 : sel.scns[i].path);
-
-		copy_file(sel.scns[i].path, dst);
-		free(dst);
-	}
-	top = json_object_new_object();
-	json_object_object_add(top, "run_id", json_object_new_string(ctx.run_id));
-	json_object_object_add(top, "date", json_object_new_string(ctx.run_id + strlen(ctx.run_id) - 15));
-	json_object_object_add(top, "host", host_info());
-	json_object_object_add(top, "accelerator", json_object_new_string(ctx.accel));
-	json_object_object_add(top, "qemu_version", json_object_new_string(ctx.qemu_version));
-	runs = json_object_new_array();
-
-	for (size_t i = 0; i < sel.plan.n && !interrupted(); i++) {
-		json_object *m = run_one(&ctx, &sel.plan.runs[i], i, sel.plan.n);
-		json_object *st;
-
-		json_object_object_get_ex(m, "status", &st);
-		if (strcmp(json_object_get_string(st), "ok"))
-			nfail++;
-		json_object_object_add(m, "run", json_object_new_string(sel.plan.runs[i].name));
-		json_object_array_add(runs, m);
+		if (failed < 0)
+			rc = 1;
+		else if (failed) {
+			nfail += (size_t)failed;
+			rc = 1;
+		}
 	}
 	if (interrupted()) {
-		err_msg("interrupted: no VM left running; partial results removed (%s)", ctx.tmpdir);
-		json_object_put(runs);
-		rm_rf(ctx.tmpdir);
+		err_msg("interrupted: no VM left running; partial results removed (%s)",
+			ctx.tmpdir ? ctx.tmpdir : "none yet");
+		if (ctx.tmpdir)
+			rm_rf(ctx.tmpdir);
 		rc = 130;
 		goto out;
 	}
-	rc = finish(&ctx, top, runs, nfail) ? 1 : nfail ? 1 : 0;
-	printf("\nresults: %s\n", ctx.finaldir);
-	printf("%zu run(s), %zu ok, %zu failed\n", sel.plan.n, sel.plan.n - nfail, nfail);
+	printf("%zu run(s), %zu ok, %zu failed\n", done, done - nfail, nfail);
 out:
-	json_object_put(top);
+	free(stamp);
 	for (unsigned int i = 0; i < kvariants_count; i++)
 		kernel_free(&ctx.kernels[i]);
 	free(ctx.image);

@@ -930,8 +930,9 @@ static void load_counters(struct dataset *ds, size_t ri)
 }
 
 /*
- * bg-NAME.perf: perf stat -x, output, one "value,unit,event,..." line per
- * event. Each event becomes a counter of source "perf/NAME" counted from 0;
+ * [bg-]NAME.perf: perf stat -x, output around a background or the foreground
+ * fio job, one "value,unit,event,..." line per event. Each event becomes a
+ * counter of source "perf/NAME" counted from 0;
  * task-clock (msec) is kept in microseconds as "task-clock-us". An event
  * the guest could not count ("<not supported>", no PMU under TCG) has no
  * value and no row in the report.
@@ -940,7 +941,8 @@ static void load_perf_file(struct dataset *ds, size_t ri, const char *fname)
 {
 	struct ds_run *r = &ds->runs[ri];
 	char *path = run_path(ds, r, fname), *text = read_file(path, NULL), *save = NULL;
-	char *source = xasprintf("perf/%.*s", (int)(strlen(fname) - 8), fname + 3);
+	size_t skip = strncmp(fname, "bg-", 3) ? 0 : 3;
+	char *source = xasprintf("perf/%.*s", (int)(strlen(fname) - 5 - skip), fname + skip);
 	size_t rows = 0;
 
 	free(path);
@@ -984,7 +986,7 @@ static void load_perf(struct dataset *ds, size_t ri)
 	for (size_t i = 0; i < files.n; i++) {
 		size_t n = strlen(files.v[i]);
 
-		if (n > 8 && !strncmp(files.v[i], "bg-", 3) && !strcmp(files.v[i] + n - 5, ".perf"))
+		if (n > 5 && !strcmp(files.v[i] + n - 5, ".perf"))
 			load_perf_file(ds, ri, files.v[i]);
 	}
 	sl_free(&files);

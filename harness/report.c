@@ -751,13 +751,13 @@ static void counter_table(const struct report_col *cols, size_t ncols, struct st
 	emit(&t, txt, md);
 }
 
-/* perf stat around each background: every (background, event) a column has. */
+/* perf stat around each background and fio job: every (workload, event) a column has. */
 static void perf_table(const struct report_col *cols, size_t ncols, struct strbuf *txt,
 		       struct strbuf *md)
 {
 	struct table t;
 
-	table_init(&t, cols, ncols, "perf stat of the backgrounds (mean of repetitions)");
+	table_init(&t, cols, ncols, "perf stat of the workloads (mean of repetitions)");
 	if (source_rows(&t, "perf/", "", 0))
 		emit(&t, txt, md);
 	else
