@@ -5,6 +5,7 @@
  * recorded and the others go on.
  */
 #include "builtin.h"
+#include "dataset.h"
 #include "history.h"
 #include "image.h"
 #include "kbuild.h"
@@ -287,6 +288,15 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	}
 	vm_run(&vc, &res);
 	status = vm_status_name(res.status);
+	{
+		/* A text copy of the trace's cma events: results committed
+		 * without the binary trace.dat still give the same report. */
+		struct strbuf errs = { 0 };
+
+		if (dataset_export_trace(dir, &errs))
+			err_msg("%s/%s: %s", r->scn->name, r->name, rtrim(errs.buf));
+		sb_free(&errs);
+	}
 	if (res.status == VM_OK && background_died(dir)) {
 		/* The numbers exist but were not taken under the planned load. */
 		status = "degraded";

@@ -274,7 +274,19 @@ struct trace_ctx {
 	struct tep_handle *tep;
 	struct tep_event *start, *finish, *retry;
 	struct ds_kpairs pairs;
+	struct strbuf *csv;         /* exporting: rows of trace-cma.csv, no pairing */
 };
+
+static const char *const kev_names[] = { "start", "retry", "finish" };
+
+static void trace_sink(struct trace_ctx *c, enum ds_kev type, int pid, const char *name,
+		       unsigned long long ts, long long value)
+{
+	if (c->csv)
+		sb_addf(c->csv, "%llu,%d,%s,%s,%lld\n", ts, pid, kev_names[type], name, value);
+	else
+		ds_kpairs_event(&c->pairs, type, pid, name, ts, value);
+}
 
 static long long field_num(struct tep_event *ev, struct tep_record *rec, const char *name)
 {
@@ -395,13 +407,13 @@ static int trace_event(struct tracecmd_input *h, struct tep_record *rec, int cpu
 		return 0;
 	field_str(ev, rec, "name", name, sizeof(name));
 	if (ev == c->start)
-		ds_kpairs_event(&c->pairs, DS_KEV_START, tep_data_pid(c->tep, rec), name, rec->ts,
-				field_num(ev, rec, "count"));
+		trace_sink(c, DS_KEV_START, tep_data_pid(c->tep, rec), name, rec->ts,
+			   field_num(ev, rec, "count"));
 	else if (ev == c->retry)
-		ds_kpairs_event(&c->pairs, DS_KEV_RETRY, tep_data_pid(c->tep, rec), name, rec->ts, 0);
+		trace_sink(c, DS_KEV_RETRY, tep_data_pid(c->tep, rec), name, rec->ts, 0);
 	else
-		ds_kpairs_event(&c->pairs, DS_KEV_FINISH, tep_data_pid(c->tep, rec), name, rec->ts,
-				field_num(ev, rec, "errorno"));
+		trace_sink(c, DS_KEV_FINISH, tep_data_pid(c->tep, rec), name, rec->ts,
+			   field_num(ev, rec, "errorno"));
 	return 0;
 }
 
@@ -409,37 +421,115 @@ static int trace_event(struct tracecmd_input *h, struct tep_record *rec, int cpu
  * Reads the cma_alloc_* events of trace.dat. Returns -1 (and a problem)
  * when the file cannot be read at all.
  */
-static int read_trace(struct ds_run *r, const char *path, struct trace_ctx *c)
+/* The cma_alloc_* events of a trace.dat into c; NULL, or what is wrong. */
+static const char *iterate_trace(const char *path, struct trace_ctx *c)
 {
 	struct tracecmd_input *h;
-	struct stat st;
-	int ret;
+	const char *err = NULL;
 
-	memset(c, 0, sizeof(*c));
-	if (stat(path, &st)) {
-		problem(r, "trace.dat", "missing");
-		return -1;
-	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!h) {
-		problem(r, "trace.dat", "cannot be read (truncated or not a trace-cmd file, %lld bytes)",
-			(long long)st.st_size);
-		return -1;
-	}
+	if (!h)
+		return "cannot be read (truncated or not a trace-cmd file)";
 	c->tep = tracecmd_get_tep(h);
 	c->start = tep_find_event_by_name(c->tep, "cma", "cma_alloc_start");
 	c->finish = tep_find_event_by_name(c->tep, "cma", "cma_alloc_finish");
 	c->retry = tep_find_event_by_name(c->tep, "cma", "cma_alloc_busy_retry");
-	if (!c->start || !c->finish) {
-		problem(r, "trace.dat", "has no cma:cma_alloc_start/cma_alloc_finish events");
-		tracecmd_close(h);
-		return -1;
+	if (!c->start || !c->finish)
+		err = "has no cma:cma_alloc_start/cma_alloc_finish events";
+	else if (tracecmd_iterate_events(h, NULL, 0, trace_event, c) < 0)
+		err = "error while reading events (truncated?)";
+	c->tep = NULL;
+	tracecmd_close(h);
+	return err;
+}
+
+/* trace-cma.csv rows (see dataset_export_trace) into c; false if unreadable. */
+static bool read_trace_csv(struct ds_run *r, const char *path, struct trace_ctx *c)
+{
+	char *text = read_file(path, NULL), *save = NULL;
+	size_t lineno = 1;
+
+	if (!text)
+		return false;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save), lineno++) {
+		unsigned long long ts;
+		int pid, used = 0;
+		char kind[16], name[64];
+		long long value;
+		size_t t;
+
+		if (lineno == 1)
+			continue;
+		if (sscanf(l, "%llu,%d,%15[^,],%63[^,],%lld%n", &ts, &pid, kind, name, &value,
+			   &used) != 5 || l[used]) {
+			problem(r, "trace-cma.csv", "line %zu: not ts_ns,pid,event,name,value", lineno);
+			continue;
+		}
+		for (t = 0; t < ARRAY_SIZE(kev_names) && strcmp(kind, kev_names[t]); t++)
+			;
+		if (t == ARRAY_SIZE(kev_names))
+			problem(r, "trace-cma.csv", "line %zu: unknown event '%s'", lineno, kind);
+		else
+			trace_sink(c, (enum ds_kev)t, pid, name, ts, value);
 	}
-	ret = tracecmd_iterate_events(h, NULL, 0, trace_event, c);
-	if (ret < 0)
-		problem(r, "trace.dat", "error while reading events (truncated?)");
+	free(text);
+	return true;
+}
+
+int dataset_export_trace(const char *run_dir, struct strbuf *errs)
+{
+	char *dat = path_join(run_dir, "trace.dat"), *csv = path_join(run_dir, "trace-cma.csv");
+	struct strbuf rows;
+	struct trace_ctx c;
+	const char *err;
+	int ret = 0;
+
+	memset(&c, 0, sizeof(c));
+	sb_init(&rows);
+	sb_add(&rows, "ts_ns,pid,event,name,value\n");
+	c.csv = &rows;
+	if (!path_exists(dat))
+		ret = 0;
+	else if ((err = iterate_trace(dat, &c))) {
+		sb_addf(errs, "%s: %s\n", dat, err);
+		ret = -1;
+	} else if (write_file(csv, rows.buf, rows.len)) {
+		sb_addf(errs, "%s: %s\n", csv, strerror(errno));
+		ret = -1;
+	}
+	sb_free(&rows);
+	free(dat);
+	free(csv);
+	return ret;
+}
+
+/*
+ * Reads the cma_alloc_* events of trace.dat, or of trace-cma.csv, its text
+ * copy, where results were kept without the binary trace. Returns -1 (and
+ * a problem) when neither can be read.
+ */
+static int read_trace(struct ds_run *r, const char *path, struct trace_ctx *c)
+{
+	const char *err;
+	struct stat st;
+
+	memset(c, 0, sizeof(*c));
+	if (stat(path, &st)) {
+		char *csv = xasprintf("%.*s/trace-cma.csv", (int)(strrchr(path, '/') - path), path);
+		bool ok = read_trace_csv(r, csv, c);
+
+		free(csv);
+		if (!ok) {
+			problem(r, "trace.dat", "missing");
+			return -1;
+		}
+	} else if ((err = iterate_trace(path, c))) {
+		problem(r, "trace.dat", "%s, %lld bytes", err, (long long)st.st_size);
+		if (!c->pairs.nk)
+			return -1;
+	}
 	ds_kpairs_end(&c->pairs);
 	if (c->pairs.orphan_finish)
 		problem(r, "trace.dat", "%zu cma_alloc_finish without a cma_alloc_start",
@@ -450,8 +540,6 @@ static int read_trace(struct ds_run *r, const char *path, struct trace_ctx *c)
 	if (c->pairs.unpaired)
 		problem(r, "trace.dat", "%zu cma_alloc_start without a cma_alloc_finish",
 			c->pairs.unpaired);
-	c->tep = NULL;
-	tracecmd_close(h);
 	return 0;
 }
 

@@ -107,6 +107,14 @@ void ds_kpairs_free(struct ds_kpairs *p);
 int dataset_load(struct dataset *ds, const char *dir, struct strbuf *errs);
 void dataset_free(struct dataset *ds);
 
+/*
+ * Writes run_dir/trace-cma.csv (ts_ns,pid,event,name,value: the
+ * cma_alloc_start/retry/finish events of run_dir/trace.dat) so that results
+ * kept without the binary trace give the same data set. No trace.dat: 0,
+ * nothing written; an unreadable one: -1, message in errs.
+ */
+int dataset_export_trace(const char *run_dir, struct strbuf *errs);
+
 /* Writes alloc.csv, fio.csv, counters.csv and problems.txt into outdir. */
 /* Every run's 1 s samples in one table; NULL if there are none. */
 char *dataset_samples_csv(const struct dataset *ds);

@@ -310,6 +310,59 @@ static void test_perf(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/*
+ * The text copy of a trace gives the same data set as trace.dat itself:
+ * the fixture with trace.dat, and a copy with trace-cma.csv only.
+ */
+static void test_trace_export(void **state)
+{
+	char tmp[] = "/tmp/test-dataset-XXXXXX", cmd[512];
+	struct dataset a, b;
+	struct strbuf errs = { 0 };
+	char *run, *csv_a, *csv_b, *text;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmp));
+	snprintf(cmd, sizeof(cmd), "cp -r %s %s/", fixture, tmp);
+	assert_int_equal(system(cmd), 0);
+	run = xasprintf("%s/smoke-fixture/runs/vanilla-r1", tmp);
+	assert_int_equal(dataset_export_trace(run, &errs), 0);
+	text = xasprintf("%s/trace-cma.csv", run);
+	free(run);
+	run = read_file(text, NULL);
+	assert_non_null(run);
+	assert_non_null(strstr(run, "ts_ns,pid,event,name,value\n"));
+	assert_non_null(strstr(run, ",start,reserved,1024\n"));
+	assert_non_null(strstr(run, ",finish,reserved,0\n"));
+	free(run);
+	free(text);
+	snprintf(cmd, sizeof(cmd), "rm %s/smoke-fixture/runs/vanilla-r1/trace.dat", tmp);
+	assert_int_equal(system(cmd), 0);
+
+	assert_int_equal(dataset_load(&a, fixture, &errs), 0);
+	text = xasprintf("%s/smoke-fixture", tmp);
+	assert_int_equal(dataset_load(&b, text, &errs), 0);
+	free(text);
+	csv_a = dataset_alloc_csv(&a);
+	csv_b = dataset_alloc_csv(&b);
+	assert_string_equal(csv_a, csv_b);
+	assert_true(b.runs[0].has_trace || b.runs[1].has_trace);
+	/* A corrupt trace.dat cannot be exported: an error naming it. */
+	snprintf(cmd, sizeof(cmd), "echo junk > %s/smoke-fixture/runs/vanilla-r1/trace.dat", tmp);
+	assert_int_equal(system(cmd), 0);
+	run = xasprintf("%s/smoke-fixture/runs/vanilla-r1", tmp);
+	assert_int_equal(dataset_export_trace(run, &errs), -1);
+	assert_non_null(strstr(errs.buf, "vanilla-r1/trace.dat: cannot be read"));
+	free(run);
+	free(csv_a);
+	free(csv_b);
+	dataset_free(&a);
+	dataset_free(&b);
+	sb_free(&errs);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_missing_dir),
 		cmocka_unit_test(test_pairing),
 		cmocka_unit_test(test_perf),
+		cmocka_unit_test(test_trace_export),
 	};
 
 	return cmocka_run_group_tests_name("dataset", tests, NULL, NULL);
