@@ -34,9 +34,9 @@ static void export_traces(const char *dir)
 		char *dat = path_join(rd, "trace.dat"), *csv = path_join(rd, "trace-cma.csv");
 		struct strbuf errs = { 0 };
 
-		if (de->d_name[0] != '.' && path_exists(dat) && !path_exists(csv) &&
-		    dataset_export_trace(rd, &errs))
-			err_msg("%s", rtrim(errs.buf));
+		/* An unreadable trace.dat is named by the data set's problems. */
+		if (de->d_name[0] != '.' && path_exists(dat) && !path_exists(csv))
+			dataset_export_trace(rd, &errs);
 		sb_free(&errs);
 		free(csv);
 		free(dat);

@@ -925,7 +925,8 @@ static int cmp_double(const void *a, const void *b)
  * plot-latency-<side>-<pages>.dat: one block per section (separated by two
  *   blank lines, for "index"): latency_us cumulative_fraction;
  * plot-bars-<side>.dat: size section min p50 max mean n;
- * plot-fio.dat: section job read_iops_mean min max read_MiBs write_iops.
+ * plot-fio.dat: section job read_iops_mean min max read_MiBs write_iops;
+ * plot-bursts.dat: one block per section with bursts: latency_ms fraction.
  */
 int report_plot_data(const struct dataset *ds, const char *outdir)
 {
@@ -1026,6 +1027,32 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 			dv_free(&wb);
 		}
 		sl_free(&jobs);
+	}
+	{
+		/* plot-bursts.dat: one block per section with bursts, like the CDFs above */
+		struct strbuf b;
+		size_t blocks = 0;
+
+		sb_init(&b);
+		sb_add(&b, "# burst latency (first start to last end): latency_ms fraction\n"
+		       "# one block per section with bursts (burst_sections in plot-vars.gp)\n");
+		sb_add(&vars, "burst_sections = \"");
+		for (size_t s = 0; s < n; s++) {
+			struct dvec d = { 0 };
+			size_t failed = 0;
+
+			burst_samples(&cols[s], &d, &failed);
+			if (d.n) {
+				qsort(d.v, d.n, sizeof(*d.v), cmp_double);
+				sb_addf(&b, "%s# section %s\n", blocks ? "\n\n" : "", cols[s].section);
+				sb_addf(&vars, "%s%s", blocks++ ? " " : "", cols[s].section);
+				for (size_t i = 0; i < d.n; i++)
+					sb_addf(&b, "%.3f %.6f\n", d.v[i] / 1000.0, (i + 1.0) / d.n);
+			}
+			dv_free(&d);
+		}
+		sb_add(&vars, "\"\n");
+		ret |= put(outdir, "plot-bursts.dat", &b);
 	}
 	sb_addf(&vars, "# <side>-<pages> of the plot-latency-*.dat files that have samples\n"
 		"latency_sets = \"%s\"\nhave_fio = %d\n", cdfs.buf, strchr(fio.buf, '\n')[1] != '\0');
