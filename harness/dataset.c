@@ -1295,7 +1295,8 @@ char *dataset_samples_csv(const struct dataset *ds)
 		const struct ds_run *r = &ds->runs[i];
 		char *p = run_path(ds, r, "samples.csv");
 		char *text = read_file(p, NULL), *save = NULL;
-		double t0 = -1;
+		double t0 = -1, t_hits = -1;
+		long long hits = 0, prev_hits = -1, prev_misses = -1;
 
 		free(p);
 		if (!text)
@@ -1314,6 +1315,25 @@ char *dataset_samples_csv(const struct dataset *ds)
 			csv_str(&sb, r->section);
 			sb_addf(&sb, ",%d,%.2f,%s.%s,%lld\n", r->rep, t - t0, src, name, v);
 			any = true;
+			if (strcmp(src, "cleancache"))
+				continue;
+			if (!strcmp(name, "hits")) {
+				hits = v;
+				t_hits = t;
+			} else if (!strcmp(name, "misses") && t_hits == t) {
+				/* Derived: the hit rate of the lookups since the previous sample. */
+				long long dh = hits - prev_hits, dm = v - prev_misses;
+
+				if (prev_hits >= 0 && dh >= 0 && dm >= 0 && dh + dm > 0) {
+					csv_str(&sb, r->name);
+					sb_add(&sb, ",");
+					csv_str(&sb, r->section);
+					sb_addf(&sb, ",%d,%.2f,cleancache.hit_rate_pct,%.2f\n", r->rep,
+						t - t0, 100.0 * dh / (dh + dm));
+				}
+				prev_hits = hits;
+				prev_misses = v;
+			}
 		}
 		free(text);
 	}

@@ -260,7 +260,10 @@ static void put_file(const char *path, const char *text)
 	fclose(f);
 }
 
-/* perf stat -x, output (as perf 6.1 writes it) becomes perf/<background> counters. */
+/*
+ * perf stat -x, output (as perf 6.1 writes it) becomes perf/<background>
+ * counters; the sampler's hits and misses give a hit rate per interval.
+ */
 static void test_perf(void **state)
 {
 	char dir[] = "/tmp/test-dataset-XXXXXX", path[256];
@@ -283,6 +286,12 @@ static void test_perf(void **state)
 		 "<not supported>,,cycles,0,100.00,,\n");
 	snprintf(path, sizeof(path), "%s/runs/gcma-r1/bg-build.perf", dir);
 	put_file(path, "# started on Thu Dec  3 15:33:15 2026\n\n");
+	/* 1 s samples: 30 hits and 10 misses in the second interval -> 75% */
+	snprintf(path, sizeof(path), "%s/runs/gcma-r1/samples.csv", dir);
+	put_file(path, "uptime,source,name,value\n"
+		 "10.00,cleancache,hits,100\n10.00,cleancache,misses,50\n"
+		 "11.00,cleancache,hits,100\n11.00,cleancache,misses,50\n"
+		 "12.00,cleancache,hits,130\n12.00,cleancache,misses,60\n");
 
 	assert_int_equal(dataset_load(&ds, dir, &errs), 0);
 	c = counter(&ds, 0, "perf/fio-randread", "task-clock-us");
@@ -296,6 +305,18 @@ static void test_perf(void **state)
 	assert_non_null(c);
 	assert_int_equal(c->after, DS_NONE);
 	assert_string_equal(c->flags, "not-counted");
+	{
+		char *samples = dataset_samples_csv(&ds);
+
+		assert_non_null(samples);
+		assert_non_null(strstr(samples, "gcma-r1,gcma,1,2.00,cleancache.hits,130\n"
+					"gcma-r1,gcma,1,2.00,cleancache.misses,60\n"
+					"gcma-r1,gcma,1,2.00,cleancache.hit_rate_pct,75.00\n"));
+		/* no lookups in the first interval: no rate; none before a previous sample */
+		assert_null(strstr(samples, "1.00,cleancache.hit_rate_pct"));
+		assert_null(strstr(samples, "0.00,cleancache.hit_rate_pct"));
+		free(samples);
+	}
 	/* An empty file (perf killed before it printed) is a problem, named. */
 	{
 		bool named = false;
