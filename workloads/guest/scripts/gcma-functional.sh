@@ -9,7 +9,12 @@
 #     per pass over a file larger than memory never becomes workingset;
 #  2. with the page cache hot and a re-read loop running, allocate the whole
 #     gcma area ten times, then the whole cma area (same boot) ten times;
-#  3. verify the file with fio: cleancache must never return stale data.
+#  3. verify the file with fio: cleancache must never return stale data;
+#  4. a second file whose pages sit in cleancache is overwritten, truncated
+#     and rewritten, deleted and created again, each time with a new byte
+#     pattern; after pushing it out of the page cache, fio's pattern check
+#     must find the new bytes only (a stale cleancache copy would bring the
+#     old ones back).
 # Environment from init: R (results), AREA; FILE_MB (default 384).
 set -u
 F=/mnt/scratch/verify.dat
@@ -56,5 +61,41 @@ counters after-alloc
 fio $job --verify_only --output-format=json --output="$R/fio-verify.json"
 rc_v=$?
 counters end
+
+O=/mnt/scratch/mutate.dat
+two_readers() { # file: read twice at once, so that its pages are workingset
+	cat "$1" > /dev/null &
+	cat "$1" > /dev/null
+	wait
+}
+pattern() { # verb pattern: write or check the whole of O in one byte pattern
+	fio --eta=never --name=mutate --filename=$O --rw=write --bs=64k --size=64M \
+		--verify=pattern --verify_pattern="$2" --do_verify=0 \
+		$([ "$1" = check ] && echo --verify_only) \
+		--output-format=json --output="$R/fio-mutate-$1-$2.json"
+}
+mutated() { # name pattern: O was just changed; evict it, then check it
+	sync
+	two_readers "$F"
+	h=$(cat "$CC/hits")
+	pattern check "$2"
+	echo "$1 pattern=$2 rc=$? hits_during_check=$(($(cat "$CC/hits") - h))" >> "$R/mutate.txt"
+}
+: > "$R/mutate.txt"
+pattern write 0xa1
+two_readers $O
+two_readers "$F"
+counters mutate-start
+pattern write 0xb2
+mutated overwrite 0xb2
+truncate -s 0 $O
+pattern write 0xc3
+two_readers $O
+mutated truncate 0xc3
+rm -f $O
+pattern write 0xd4
+mutated delete 0xd4
+counters mutate-end
+
 echo "alloc_gcma_rc=$rc_g alloc_cma_rc=$rc_c verify_rc=$rc_v" > "$R/functional.txt"
 [ "$rc_g" -eq 0 ] && [ "$rc_c" -eq 0 ] && [ "$rc_v" -eq 0 ]
