@@ -560,6 +560,19 @@ static const char *const alloc_cols[A_NCOL] = {
 };
 
 /* The area the guest allocated from: plan/steps has "area NAME". */
+/* Whether the run's plan allocated at all (an "alloc" step, or one in the background). */
+static bool run_allocates(const struct dataset *ds, const struct ds_run *r)
+{
+	char *p = run_path(ds, r, "plan/steps");
+	char *text = read_file(p, NULL);
+	bool yes = !text || !strncmp(text, "alloc ", 6) || strstr(text, "\nalloc ") ||
+		   strstr(text, "\nbg alloc ");
+
+	free(p);
+	free(text);
+	return yes;
+}
+
 static char *run_area(const struct dataset *ds, const struct ds_run *r)
 {
 	char *p = run_path(ds, r, "plan/steps");
@@ -589,7 +602,7 @@ static void load_allocs(struct dataset *ds, size_t ri)
 
 	free(path);
 	if (!text) {
-		if (ds_run_ok(r))
+		if (ds_run_ok(r) && run_allocates(ds, r))
 			problem(r, "alloc.csv", "missing");
 		return;
 	}

@@ -698,7 +698,9 @@ static bool source_rows(struct table *t, const char *prefix, const char *label, 
 			const struct ds_counter *k = &t->cols[c].ds->counters[i];
 			char *key;
 
-			if (strncmp(k->source, prefix, plen) || !col_run(&t->cols[c], k->run))
+			/* sys-cma/<area>/gcma is a flag, not a counter: no delta */
+			if (strncmp(k->source, prefix, plen) || !col_run(&t->cols[c], k->run) ||
+			    !strcmp(k->name, "gcma"))
 				continue;
 			key = xasprintf("%s\t%s", k->source, k->name);
 			if (!sl_has(&rows, key))
