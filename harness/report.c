@@ -849,7 +849,8 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 }
 
 static const char legend[] =
-	"Columns: the baseline first; others as value (+x.xx%), the change against the\n"
+	"Columns: the baseline first (--baseline, else the first section that made\n"
+	"allocations, else the first section); others as value (+x.xx%), the change against the\n"
 	"baseline; *+x.xx%* marks a difference significant at p < 0.05 (Mann-Whitney U,\n"
 	"normal approximation with tie correction, for p50/mean and per-repetition\n"
 	"metrics; non-overlapping Wilson 95% intervals for success rates). 'better'\n"
@@ -866,6 +867,22 @@ void report_dataset(const struct dataset *ds, const char *baseline, struct strbu
 	for (size_t s = 0; baseline && s < n; s++)
 		if (!strcmp(ds->sections.v[s], baseline))
 			b = s;
+	/* By default the first section that allocated: a "none" set-up listed
+	 * first (no area) would leave every latency table without a baseline. */
+	if (!baseline) {
+		size_t first = n;
+
+		for (size_t i = 0; i < ds->nallocs; i++) {
+			size_t s = 0;
+
+			while (s < n && strcmp(ds->sections.v[s], ds->runs[ds->allocs[i].run].section))
+				s++;
+			if (s < first)
+				first = s;
+		}
+		if (first < n)
+			b = first;
+	}
 	cols[0] = (struct report_col){ ds->sections.v[b], ds, ds->sections.v[b] };
 	for (size_t s = 0, c = 1; s < n; s++)
 		if (s != b)
