@@ -275,17 +275,49 @@ struct trace_ctx {
 	struct tep_event *start, *finish, *retry;
 	struct ds_kpairs pairs;
 	struct strbuf *csv;         /* exporting: rows of trace-cma.csv, no pairing */
+	/* exporting: a run of retries of one (pid, name), written as one row */
+	unsigned long long retry_ts;
+	long long retry_n;
+	int retry_pid;
+	char retry_name[64];
 };
 
 static const char *const kev_names[] = { "start", "retry", "finish" };
 
+static void flush_retries(struct trace_ctx *c)
+{
+	if (c->retry_n)
+		sb_addf(c->csv, "%llu,%d,retry,%s,%lld\n", c->retry_ts, c->retry_pid,
+			c->retry_name, c->retry_n);
+	c->retry_n = 0;
+}
+
+/*
+ * One event, paired at once or exported as a row; consecutive retries of
+ * one allocation (thousands while CMA waits on a busy page) become one row
+ * whose value counts them.
+ */
 static void trace_sink(struct trace_ctx *c, enum ds_kev type, int pid, const char *name,
 		       unsigned long long ts, long long value)
 {
-	if (c->csv)
-		sb_addf(c->csv, "%llu,%d,%s,%s,%lld\n", ts, pid, kev_names[type], name, value);
-	else
+	if (!c->csv) {
 		ds_kpairs_event(&c->pairs, type, pid, name, ts, value);
+		return;
+	}
+	if (type == DS_KEV_RETRY && c->retry_n && c->retry_pid == pid &&
+	    !strcmp(c->retry_name, name)) {
+		c->retry_n += value;
+		return;
+	}
+	flush_retries(c);
+	if (type == DS_KEV_RETRY) {
+		c->retry_ts = ts;
+		c->retry_pid = pid;
+		snprintf(c->retry_name, sizeof(c->retry_name), "%s", name);
+		c->retry_n = value;
+		return;
+	}
+	sb_addf(c->csv, "%llu,%d,%s,%s,%lld\n", ts, pid, kev_names[type], name, value);
 }
 
 static long long field_num(struct tep_event *ev, struct tep_record *rec, const char *name)
@@ -359,10 +391,11 @@ void ds_kpairs_event(struct ds_kpairs *c, enum ds_kev type, int pid, const char 
 		c->open[c->nopen++] = c->nk++;
 		break;
 	case DS_KEV_RETRY:
+		/* value: how many retry events this one stands for */
 		if (o >= 0)
-			c->k[c->open[o]].retries++;
+			c->k[c->open[o]].retries += value;
 		else
-			c->orphan_retry++;
+			c->orphan_retry += (size_t)value;
 		break;
 	case DS_KEV_FINISH:
 		if (o < 0) {
@@ -410,7 +443,7 @@ static int trace_event(struct tracecmd_input *h, struct tep_record *rec, int cpu
 		trace_sink(c, DS_KEV_START, tep_data_pid(c->tep, rec), name, rec->ts,
 			   field_num(ev, rec, "count"));
 	else if (ev == c->retry)
-		trace_sink(c, DS_KEV_RETRY, tep_data_pid(c->tep, rec), name, rec->ts, 0);
+		trace_sink(c, DS_KEV_RETRY, tep_data_pid(c->tep, rec), name, rec->ts, 1);
 	else
 		trace_sink(c, DS_KEV_FINISH, tep_data_pid(c->tep, rec), name, rec->ts,
 			   field_num(ev, rec, "errorno"));
@@ -495,9 +528,12 @@ int dataset_export_trace(const char *run_dir, struct strbuf *errs)
 	else if ((err = iterate_trace(dat, &c))) {
 		sb_addf(errs, "%s: %s\n", dat, err);
 		ret = -1;
-	} else if (write_file(csv, rows.buf, rows.len)) {
-		sb_addf(errs, "%s: %s\n", csv, strerror(errno));
-		ret = -1;
+	} else {
+		flush_retries(&c);
+		if (write_file(csv, rows.buf, rows.len)) {
+			sb_addf(errs, "%s: %s\n", csv, strerror(errno));
+			ret = -1;
+		}
 	}
 	sb_free(&rows);
 	free(dat);

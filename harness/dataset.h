@@ -92,7 +92,9 @@ struct ds_kpairs {
 	size_t orphan_finish, orphan_retry, unpaired;
 };
 
-/* value: the request's count for a start, errorno for a finish. */
+/* value: the request's count for a start, errorno for a finish, the number
+ * of retry events for a retry (1 from trace.dat; a trace-cma.csv row may
+ * stand for several). */
 void ds_kpairs_event(struct ds_kpairs *p, enum ds_kev type, int pid, const char *name,
 		     unsigned long long ts, long long value);
 /* End of the trace: starts still open become unpaired; counts them. */
@@ -109,7 +111,8 @@ void dataset_free(struct dataset *ds);
 
 /*
  * Writes run_dir/trace-cma.csv (ts_ns,pid,event,name,value: the
- * cma_alloc_start/retry/finish events of run_dir/trace.dat) so that results
+ * cma_alloc_start/retry/finish events of run_dir/trace.dat, a run of
+ * retries as one row counting them) so that results
  * kept without the binary trace give the same data set. No trace.dat: 0,
  * nothing written; an unreadable one: -1, message in errs.
  */
