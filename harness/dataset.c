@@ -596,13 +596,17 @@ static const char *const alloc_cols[A_NCOL] = {
 };
 
 /* The area the guest allocated from: plan/steps has "area NAME". */
-/* Whether the run's plan allocated at all (an "alloc" step, or one in the background). */
-static bool run_allocates(const struct dataset *ds, const struct ds_run *r)
+/*
+ * Whether the run's plan allocates in the foreground (an "alloc" step,
+ * traced) or, with background too, at all ("bg alloc", untraced). A run
+ * without plan/steps is assumed to do both.
+ */
+static bool run_allocates(const struct dataset *ds, const struct ds_run *r, bool background)
 {
 	char *p = run_path(ds, r, "plan/steps");
 	char *text = read_file(p, NULL);
 	bool yes = !text || !strncmp(text, "alloc ", 6) || strstr(text, "\nalloc ") ||
-		   strstr(text, "\nbg alloc ");
+		   (background && strstr(text, "\nbg alloc "));
 
 	free(p);
 	free(text);
@@ -638,7 +642,7 @@ static void load_allocs(struct dataset *ds, size_t ri)
 
 	free(path);
 	if (!text) {
-		if (ds_run_ok(r) && run_allocates(ds, r))
+		if (ds_run_ok(r) && run_allocates(ds, r, true))
 			problem(r, "alloc.csv", "missing");
 		return;
 	}
@@ -704,8 +708,14 @@ static void load_allocs(struct dataset *ds, size_t ri)
 	}
 
 	/* Kernel side: the i-th user request is the next traced allocation of its size. */
+	/* Allocations beside a foreground job ("bg alloc") are not traced. */
 	path = run_path(ds, r, "trace.dat");
-	have_trace = read_trace(r, path, &tc) == 0;
+	if (run_allocates(ds, r, false) || path_exists(path))
+		have_trace = read_trace(r, path, &tc) == 0;
+	else {
+		memset(&tc, 0, sizeof(tc));
+		have_trace = false;
+	}
 	free(path);
 	r->has_trace = have_trace;
 	area = run_area(ds, r);

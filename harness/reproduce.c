@@ -1738,7 +1738,7 @@ static void figure_lsfmm(struct strbuf *md, const struct published *pub,
 	if (any_hits)
 		sb_add(md, "Our `misses` counts every lookup of a page-in (each readahead folio of "
 		       "every ext4 file, see kernel-patches/README), not only lookups of pages that "
-		       "were once stored, so our hit rate is lower than one computed over "
+		       "were once stored, so it understates the rate one would compute over "
 		       "stored pages only.\n\n");
 	if (ps.n) {
 		sb_addf(md, "Why they differ: the published figures are from %s (Android face "
