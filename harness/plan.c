@@ -118,17 +118,29 @@ int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist
 	     struct strbuf *errs)
 {
 	size_t matched = 0;
+	long reps = 0;
 
 	if (!errs->buf)
 		sb_init(errs);
-	for (size_t i = 0; i < scn->nruns; i++) {
-		const struct run_spec *s = &scn->runs[i];
-
-		if (only && only->n && !sl_has(only, s->section))
-			continue;
-		matched++;
-		for (long rep = 1; rep <= s->repeat; rep++) {
+	for (size_t i = 0; i < scn->nruns; i++)
+		if (scn->runs[i].repeat > reps)
+			reps = scn->runs[i].repeat;
+	/*
+	 * Repetition-major order (none-r1, cma-r1, gcma-r1, none-r2, ...): a
+	 * drift of the host over the session then spreads over every set-up
+	 * instead of landing on one.
+	 */
+	for (long rep = 1; rep <= reps; rep++)
+		for (size_t i = 0; i < scn->nruns; i++) {
+			const struct run_spec *s = &scn->runs[i];
 			struct run *r;
+
+			if (only && only->n && !sl_has(only, s->section))
+				continue;
+			if (rep == 1)
+				matched++;
+			if (rep > s->repeat)
+				continue;
 
 			plan->runs = xrealloc(plan->runs, (plan->n + 1) * sizeof(*plan->runs));
 			r = &plan->runs[plan->n++];
@@ -143,7 +155,6 @@ int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist
 			if (s->setup == SETUP_CARVEOUT)
 				r->mem_mib -= s->area >> 20;
 		}
-	}
 	if (only && only->n && !matched) {
 		sb_addf(errs, "%s: no section matches --only\n", scn->path);
 		return 1;

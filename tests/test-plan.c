@@ -31,17 +31,20 @@ static void test_expand(void **state)
 	(void)state;
 	load(&s);
 	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
-	assert_int_equal(plan.n, 4); /* plain, big x2, noarea */
+	/* plain, big x2, noarea; repetition-major: every section's r1 first */
+	assert_int_equal(plan.n, 4);
 	assert_string_equal(plan.runs[0].name, "plain-r1");
-	assert_string_equal(plan.runs[2].name, "big-r2");
+	assert_string_equal(plan.runs[1].name, "big-r1");
+	assert_string_equal(plan.runs[2].name, "noarea-r1");
+	assert_string_equal(plan.runs[3].name, "big-r2");
 	assert_non_null(strstr(plan.runs[0].cmdline, " cma=32M"));
 	assert_non_null(strstr(plan.runs[1].cmdline, " cma=256M"));
-	assert_null(strstr(plan.runs[3].cmdline, "cma="));
+	assert_null(strstr(plan.runs[2].cmdline, "cma="));
 	assert_non_null(strstr(plan.runs[0].steps, "area reserved\n"));
 	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1\n"));
 	assert_non_null(strstr(plan.runs[0].steps, "fio read.fio FIO_RUNTIME=10 FIO_SIZE=64M\n"));
 	/* no area: no allocation step */
-	assert_null(strstr(plan.runs[3].steps, "alloc"));
+	assert_null(strstr(plan.runs[2].steps, "alloc"));
 	assert_int_equal(plan.runs[1].mem_mib, 1024);
 	plan_free(&plan);
 	scenario_free(&s);
