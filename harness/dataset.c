@@ -790,7 +790,9 @@ static void load_fio(struct dataset *ds, size_t ri)
 		json_object *root, *jobs;
 		struct json_tokener *tok;
 
-		if (strncmp(fn, "fio-", 4) || len < 9 || strcmp(fn + len - 5, ".json"))
+		/* fio-JOB.json (foreground), bg-fio-JOB.json (background) */
+		if ((strncmp(fn, "fio-", 4) && strncmp(fn, "bg-fio-", 7)) || len < 9 ||
+		    strcmp(fn + len - 5, ".json"))
 			continue;
 		found++;
 		path = path_join(dir, fn);

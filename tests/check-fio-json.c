@@ -5,6 +5,34 @@
  */
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, n;
+	char chunk[65536];
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		char *b = realloc(buf, len + n + 1);
+
+		if (!b) {
+			free(buf);
+			fclose(f);
+			return NULL;
+		}
+		buf = b;
+		memcpy(buf + len, chunk, n);
+		len += n;
+		buf[len] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
 
 static long long get_ll(json_object *o, const char *a, const char *b)
 {
@@ -19,15 +47,21 @@ int main(int argc, char **argv)
 {
 	json_object *root, *jobs, *job;
 	json_object *e;
+	char *text, *start;
 	long long rd, wr, error = -1;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: check-fio-json FILE\n");
 		return 2;
 	}
-	root = json_object_from_file(argv[1]);
+	/* fio stopped by a signal writes "fio: terminating on signal 15" into
+	 * its output file before the JSON: start at the first '{'. */
+	text = slurp(argv[1]);
+	start = text ? strchr(text, '{') : NULL;
+	root = start ? json_tokener_parse(start) : NULL;
+	free(text);
 	if (!root) {
-		fprintf(stderr, "%s: not JSON: %s\n", argv[1], json_util_get_last_err());
+		fprintf(stderr, "%s: not fio JSON\n", argv[1]);
 		return 1;
 	}
 	if (!json_object_object_get_ex(root, "jobs", &jobs) || json_object_array_length(jobs) < 1) {

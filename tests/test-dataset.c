@@ -263,7 +263,8 @@ static void put_file(const char *path, const char *text)
 
 /*
  * perf stat -x, output (as perf 6.1 writes it) becomes perf/<background>
- * counters; the sampler's hits and misses give a hit rate per interval.
+ * counters; the sampler's hits and misses give a hit rate per interval;
+ * a background's fio JSON is read though fio wrote a line before it.
  */
 static void test_perf(void **state)
 {
@@ -287,6 +288,10 @@ static void test_perf(void **state)
 		 "<not supported>,,cycles,0,100.00,,\n");
 	snprintf(path, sizeof(path), "%s/runs/gcma-r1/bg-build.perf", dir);
 	put_file(path, "# started on Thu Dec  3 15:33:15 2026\n\n");
+	/* a background's fio JSON, with the line fio prints when stopped */
+	snprintf(path, sizeof(path), "%s/runs/gcma-r1/bg-fio-randread.json", dir);
+	put_file(path, "fio: terminating on signal 15\n{\"jobs\": [{\"jobname\": \"randread\", "
+		 "\"read\": {\"iops\": 676.5, \"bw_bytes\": 2770944}}]}\n");
 	/* 1 s samples: 30 hits and 10 misses in the second interval -> 75% */
 	snprintf(path, sizeof(path), "%s/runs/gcma-r1/samples.csv", dir);
 	put_file(path, "uptime,source,name,value\n"
@@ -318,6 +323,10 @@ static void test_perf(void **state)
 		assert_null(strstr(samples, "0.00,cleancache.hit_rate_pct"));
 		free(samples);
 	}
+	assert_int_equal(ds.nfios, 1);
+	assert_string_equal(ds.fios[0].file, "bg-fio-randread.json");
+	assert_string_equal(ds.fios[0].job, "randread");
+	assert_true(ds.fios[0].read_iops > 676.4 && ds.fios[0].read_iops < 676.6);
 	/* An empty file (perf killed before it printed) is a problem, named. */
 	{
 		bool named = false;

@@ -1,0 +1,40 @@
+#!/bin/sh
+# VM test: a one-repetition, tiny latency-sweep (none, cma, gcma; three
+# sizes, one request each, a smaller fio file) on the gcma kernel. Checks
+# that each set-up kept its own results (per-request CSV, the background's
+# fio JSON and perf counts, background states, samples) and that the
+# report puts cma and gcma side by side. Prints TAP.
+: "${CMABENCH:?set by make check}"
+: "${TESTS_BUILDDIR:?set by make check}"
+. "$(dirname "$0")/../tap.sh"
+
+res=$(mktemp -d)
+trap 'rm -rf "$res"' EXIT
+"$CMABENCH" run --results "$res" --set repeat=1 --set alloc-count=1 \
+	--set alloc-pages=1,512,4096 --set fio-size=256M --set warmup=2s latency-sweep
+rc=$?
+dir=$(ls -d "$res"/latency-sweep-* 2>/dev/null | head -n 1)
+check "cmabench run latency-sweep succeeded (exit $rc)" [ "$rc" -eq 0 ]
+for s in none cma gcma; do
+	run="$dir/runs/$s-r1"
+	check "$s: run status is ok" grep -qx ok "$run/status"
+	check "$s: the background's fio JSON shows I/O" \
+		"$TESTS_BUILDDIR/check-fio-json" "$run/bg-fio-randread-big.json"
+	check "$s: perf stat counted the fio background" \
+		grep -q ',task-clock,' "$run/bg-fio-randread-big.perf"
+	check "$s: fio, hog and sampler ran to the end" \
+		sh -c "[ \$(grep -c ',ran,' '$run/backgrounds.csv') -eq 3 ]"
+	check "$s: 1 s samples came back" sh -c "[ \$(wc -l < '$run/samples.csv') -gt 10 ]"
+done
+for s in cma gcma; do
+	run="$dir/runs/$s-r1"
+	sizes=$(awk -F, 'NR > 1 && $6 == 1 { printf "%s ", $3 }' "$run/alloc.csv" 2>/dev/null)
+	check "$s: one successful request per size (got: $sizes)" [ "$sizes" = "1 512 4096 " ]
+	check "$s: the trace's text copy has the three allocations" \
+		sh -c "[ \$(grep -c ',finish,' '$run/trace-cma.csv') -eq 3 ]"
+done
+check "none: no allocation was planned" [ ! -e "$dir/runs/none-r1/alloc.csv" ]
+"$CMABENCH" report --quiet "$dir" > /dev/null 2>&1
+check "the report puts cma and gcma side by side" \
+	grep -q '^| metric | better | cma | none | gcma |$' "$dir/report.md"
+check "the report names no problem" grep -q 'Failed or degraded runs in .*: 0$' "$dir/report.md"
