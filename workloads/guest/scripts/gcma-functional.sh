@@ -10,11 +10,11 @@
 #  2. with the page cache hot and a re-read loop running, allocate the whole
 #     gcma area ten times, then the whole cma area (same boot) ten times;
 #  3. verify the file with fio: cleancache must never return stale data;
-#  4. a second file whose pages sit in cleancache is overwritten, truncated
+#  4. the file, whose pages cleancache now holds, is overwritten, truncated
 #     and rewritten, deleted and created again, each time with a new byte
-#     pattern; after pushing it out of the page cache, fio's pattern check
-#     must find the new bytes only (a stale cleancache copy would bring the
-#     old ones back).
+#     pattern; being larger than RAM, it is read back partly from disk or
+#     cleancache, and fio's pattern check must find the new bytes only (a
+#     stale cleancache copy would bring the old ones back).
 # Environment from init: R (results), AREA; FILE_MB (default 384).
 set -u
 F=/mnt/scratch/verify.dat
@@ -62,37 +62,33 @@ fio $job --verify_only --output-format=json --output="$R/fio-verify.json"
 rc_v=$?
 counters end
 
-O=/mnt/scratch/mutate.dat
-two_readers() { # file: read twice at once, so that its pages are workingset
-	cat "$1" > /dev/null &
-	cat "$1" > /dev/null
-	wait
-}
-pattern() { # verb pattern: write or check the whole of O in one byte pattern
-	fio --eta=never --name=mutate --filename=$O --rw=write --bs=64k --size=64M \
+# Step 4 mutates F, whose pages cleancache holds now (cached_pages in
+# cleancache-mutate-start): a stale copy restored after a mutation would
+# bring back bytes of the previous pattern, and fio's check would fail.
+pattern() { # verb pattern: write or check the whole of F in one byte pattern
+	fio --eta=never --name=mutate --filename=$F --rw=write --bs=1M --size=${MB}M \
 		--verify=pattern --verify_pattern="$2" --do_verify=0 \
 		$([ "$1" = check ] && echo --verify_only) \
 		--output-format=json --output="$R/fio-mutate-$1-$2.json"
 }
-mutated() { # name pattern: O was just changed; evict it, then check it
+mutated() { # name pattern: F was just changed; check it (larger than RAM)
 	sync
-	two_readers "$F"
 	h=$(cat "$CC/hits")
 	pattern check "$2"
 	echo "$1 pattern=$2 rc=$? hits_during_check=$(($(cat "$CC/hits") - h))" >> "$R/mutate.txt"
 }
 : > "$R/mutate.txt"
-pattern write 0xa1
-two_readers $O
-two_readers "$F"
+# The full-area allocations took the cache's pages back: fill it again.
+cat "$F" > /dev/null &
+cat "$F" > /dev/null
+wait
 counters mutate-start
 pattern write 0xb2
 mutated overwrite 0xb2
-truncate -s 0 $O
+truncate -s 0 $F
 pattern write 0xc3
-two_readers $O
 mutated truncate 0xc3
-rm -f $O
+rm -f $F
 pattern write 0xd4
 mutated delete 0xd4
 counters mutate-end
