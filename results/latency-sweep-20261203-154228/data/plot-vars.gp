@@ -22,4 +22,4 @@ secs_kernel_32000 = "cma gcma"
 burst_sections = ""
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = "user-1 kernel-1 user-512 kernel-512 user-1024 kernel-1024 user-2048 kernel-2048 user-4096 kernel-4096 user-8192 kernel-8192 user-16384 kernel-16384 user-32000 kernel-32000"
-have_fio = 0
+have_fio = 1

@@ -8,4 +8,4 @@ secs_kernel_1024 = "cma gcma"
 burst_sections = "cma gcma"
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = "user-1024 kernel-1024"
-have_fio = 0
+have_fio = 1
