@@ -47,6 +47,10 @@ for a in gcma cma; do
 			awk -v a=$a -v ok=$ok '{ v[NR] = $1 } END { if (NR) printf "# %s: %d %s full 64 MiB allocations under re-read load, median %.3f ms\n", a, NR, ok ? "successful" : "failed", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 1e6 }'
 	done
 done
+over=$(awk -F, 'NR == 2 { print $6 "," $7 }' "$run/alloc-gcma-over.csv" 2>/dev/null)
+check "one page more than the gcma area fails cleanly with an errno (success,errno: $over)" \
+	sh -c "echo '$over' | grep -qE '^0,[1-9][0-9]*$'"
+check "no BUG or oops on the console" sh -c "! grep -qE 'BUG:|Oops|WARNING:' '$con'"
 check "fio crc32c verification found no stale data" "$TESTS_BUILDDIR/check-fio-json" "$run/fio-verify.json"
 
 # Mutations of a file whose pages sit in cleancache never read back old bytes.

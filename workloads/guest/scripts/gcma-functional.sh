@@ -53,6 +53,8 @@ cma-alloc --area gcma --count 10 --pages "$(pages_of gcma)" --out "$R/alloc-gcma
 rc_g=$?
 cma-alloc --area reserved --count 10 --pages "$(pages_of reserved)" --out "$R/alloc-cma.csv"
 rc_c=$?
+# One page more than the area: a clean failure (an errno in the CSV), no BUG.
+cma-alloc --area gcma --count 1 --pages $(($(pages_of gcma) + 1)) --out "$R/alloc-gcma-over.csv"
 kill "$loader"
 wait "$loader" 2>/dev/null
 counters after-alloc
