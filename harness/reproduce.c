@@ -18,6 +18,21 @@
 
 #define DASH "\xe2\x80\x93"     /* en dash, for ranges */
 
+/* idx[c]: the field of a CSV header named cols[c], or -1; true if all are there. */
+static bool header_cols(const struct strlist *f, const char *const *cols, size_t n, int *idx)
+{
+	bool all = true;
+
+	for (size_t c = 0; c < n; c++) {
+		idx[c] = -1;
+		for (size_t k = 0; k < f->n; k++)
+			if (!strcmp(f->v[k], cols[c]))
+				idx[c] = (int)k;
+		all &= idx[c] >= 0;
+	}
+	return all;
+}
+
 /* The published figures, as named in the figure column of published.csv. */
 #define FIG_LAT "rfc-v2-latency"
 #define FIG_BG "rfc-v2-background"
@@ -1130,13 +1145,11 @@ static size_t load_jobtimes(const struct picks *ps, struct jobtime **out, struct
 				continue;
 			repro_csv_split(line, &f);
 			if (header) {
-				for (size_t c = 0; c < 4; c++)
-					for (size_t k = 0; k < f.n; k++)
-						if (!strcmp(f.v[k], cols[c]))
-							idx[c] = (int)k;
+				bool all = header_cols(&f, cols, 4, idx);
+
 				header = false;
 				sl_free(&f);
-				if (idx[0] < 0 || idx[1] < 0 || idx[2] < 0 || idx[3] < 0) {
+				if (!all) {
 					sl_addf(notes, "`%s/runs/%s/jobtime.csv` has no header "
 						"name,elapsed_s,user_s,sys_s: not used",
 						ps->v[i].set->label, r->name);
@@ -1382,13 +1395,11 @@ static size_t run_bursts(const struct pick *k, double **out, size_t *failed,
 			continue;
 		repro_csv_split(line, &f);
 		if (header) {
-			for (size_t c = 0; c < 4; c++)
-				for (size_t i = 0; i < f.n; i++)
-					if (!strcmp(f.v[i], cols[c]))
-						idx[c] = (int)i;
+			bool all = header_cols(&f, cols, 4, idx);
+
 			header = false;
 			sl_free(&f);
-			if (idx[0] < 0 || idx[1] < 0 || idx[2] < 0 || idx[3] < 0) {
+			if (!all) {
 				sl_addf(notes, "`%s/runs/%s/alloc.csv` has no burst, start_ns, "
 					"latency_ns and success columns: not used", k->set->label,
 					r->name);
