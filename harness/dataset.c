@@ -1345,6 +1345,15 @@ char *dataset_counters_csv(const struct dataset *ds)
  * one row per counter per second) gathered into one table with time from
  * the run's first sample; NULL if no run has samples.
  */
+/* run,section,rep,time_s, of a samples.csv row */
+static void sample_key(struct strbuf *sb, const struct ds_run *r, double t)
+{
+	csv_str(sb, r->name);
+	sb_add(sb, ",");
+	csv_str(sb, r->section);
+	sb_addf(sb, ",%d,%.2f,", r->rep, t);
+}
+
 char *dataset_samples_csv(const struct dataset *ds)
 {
 	struct strbuf sb;
@@ -1371,10 +1380,8 @@ char *dataset_samples_csv(const struct dataset *ds)
 				continue; /* the header, or a line cut by the sampler's stop */
 			if (t0 < 0)
 				t0 = t;
-			csv_str(&sb, r->name);
-			sb_add(&sb, ",");
-			csv_str(&sb, r->section);
-			sb_addf(&sb, ",%d,%.2f,%s.%s,%lld\n", r->rep, t - t0, src, name, v);
+			sample_key(&sb, r, t - t0);
+			sb_addf(&sb, "%s.%s,%lld\n", src, name, v);
 			any = true;
 			if (strcmp(src, "cleancache"))
 				continue;
@@ -1386,11 +1393,9 @@ char *dataset_samples_csv(const struct dataset *ds)
 				long long dh = hits - prev_hits, dm = v - prev_misses;
 
 				if (prev_hits >= 0 && dh >= 0 && dm >= 0 && dh + dm > 0) {
-					csv_str(&sb, r->name);
-					sb_add(&sb, ",");
-					csv_str(&sb, r->section);
-					sb_addf(&sb, ",%d,%.2f,cleancache.hit_rate_pct,%.2f\n", r->rep,
-						t - t0, 100.0 * dh / (dh + dm));
+					sample_key(&sb, r, t - t0);
+					sb_addf(&sb, "cleancache.hit_rate_pct,%.2f\n",
+						100.0 * dh / (dh + dm));
 				}
 				prev_hits = hits;
 				prev_misses = v;
