@@ -3,36 +3,12 @@
  * did I/O (read or write io_bytes > 0) without error (verification
  * failures included), and prints that job's numbers.
  */
+#include "util.h"
+
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, n;
-	char chunk[65536];
-
-	if (!f)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		char *b = realloc(buf, len + n + 1);
-
-		if (!b) {
-			free(buf);
-			fclose(f);
-			return NULL;
-		}
-		buf = b;
-		memcpy(buf + len, chunk, n);
-		len += n;
-		buf[len] = '\0';
-	}
-	fclose(f);
-	return buf;
-}
 
 static long long get_ll(json_object *o, const char *a, const char *b)
 {
@@ -56,7 +32,7 @@ int main(int argc, char **argv)
 	}
 	/* fio stopped by a signal writes "fio: terminating on signal 15" into
 	 * its output file before the JSON: start at the first '{'. */
-	text = slurp(argv[1]);
+	text = read_file(argv[1], NULL);
 	start = text ? strchr(text, '{') : NULL;
 	root = start ? json_tokener_parse(start) : NULL;
 	free(text);
