@@ -32,15 +32,21 @@ counters() { # tag
 	done
 }
 
+# Reads F twice at once: every page is used twice while resident, so it is
+# workingset when reclaim evicts it.
+two_readers() {
+	cat "$F" > /dev/null &
+	cat "$F" > /dev/null
+	wait
+}
+
 job="--eta=never --name=verify --filename=$F --rw=write --bs=1M --size=${MB}M --verify=crc32c"
 
 counters start
 # shellcheck disable=SC2086
 fio $job --do_verify=0 --output-format=json --output="$R/fio-write.json" || exit 1
 sync
-cat "$F" > /dev/null &
-cat "$F" > /dev/null
-wait
+two_readers
 counters after-reads
 fio --eta=never --name=reread --filename="$F" --rw=randread --bs=4k --size=${MB}M \
 	--runtime=10 --time_based=1 --invalidate=0 --output-format=json --output="$R/fio-reread.json"
@@ -81,9 +87,7 @@ mutated() { # name pattern: F was just changed; check it (larger than RAM)
 }
 : > "$R/mutate.txt"
 # The full-area allocations took the cache's pages back: fill it again.
-cat "$F" > /dev/null &
-cat "$F" > /dev/null
-wait
+two_readers
 counters mutate-start
 pattern write 0xb2
 mutated overwrite 0xb2
