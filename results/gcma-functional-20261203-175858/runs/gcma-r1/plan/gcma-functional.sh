@@ -1,0 +1,103 @@
+#!/bin/sh
+# Functional check of the GCMA series, run in the guest (tests/vm/gcma.sh
+# judges the results on the host):
+#  1. write a file larger than guest RAM with fio verification headers and
+#     read it twice, by two readers at once, so that every page is used
+#     twice while resident: it is activated (cleancache keeps only workingset
+#     pages, as the RFC does) and reclaim must store it; then random re-reads
+#     must hit. Two sequential passes would store nothing: a page read once
+#     per pass over a file larger than memory never becomes workingset;
+#  2. with the page cache hot and a re-read loop running, allocate the whole
+#     gcma area ten times, then the whole cma area (same boot) ten times;
+#  3. verify the file with fio: cleancache must never return stale data;
+#  4. the file, whose pages cleancache now holds, is overwritten, truncated
+#     and rewritten, deleted and created again, each time with a new byte
+#     pattern; being larger than RAM, it is read back partly from disk or
+#     cleancache, and fio's pattern check must find the new bytes only (a
+#     stale cleancache copy would bring the old ones back).
+# Environment from init: R (results), AREA; FILE_MB (default 384).
+set -u
+F=/mnt/scratch/verify.dat
+MB=${FILE_MB:-384}
+CC=/sys/kernel/debug/cleancache
+
+pages_of() { # area name -> its size in pages
+	cat "/sys/kernel/debug/cma/$1/count"
+}
+
+counters() { # tag
+	mkdir -p "$R/cleancache-$1"
+	for f in "$CC"/*; do
+		[ -f "$f" ] && cat "$f" > "$R/cleancache-$1/${f##*/}"
+	done
+}
+
+# Reads F twice at once: every page is used twice while resident, so it is
+# workingset when reclaim evicts it.
+two_readers() {
+	cat "$F" > /dev/null &
+	cat "$F" > /dev/null
+	wait
+}
+
+job="--eta=never --name=verify --filename=$F --rw=write --bs=1M --size=${MB}M --verify=crc32c"
+
+counters start
+# shellcheck disable=SC2086
+fio $job --do_verify=0 --output-format=json --output="$R/fio-write.json" || exit 1
+sync
+two_readers
+counters after-reads
+fio --eta=never --name=reread --filename="$F" --rw=randread --bs=4k --size=${MB}M \
+	--runtime=10 --time_based=1 --invalidate=0 --output-format=json --output="$R/fio-reread.json"
+counters after-rereads
+
+( while :; do cat "$F" > /dev/null; done ) &
+loader=$!
+sleep 2
+cma-alloc --area gcma --count 10 --pages "$(pages_of gcma)" --out "$R/alloc-gcma.csv"
+rc_g=$?
+cma-alloc --area reserved --count 10 --pages "$(pages_of reserved)" --out "$R/alloc-cma.csv"
+rc_c=$?
+# One page more than the area: a clean failure (an errno in the CSV), no BUG.
+cma-alloc --area gcma --count 1 --pages $(($(pages_of gcma) + 1)) --out "$R/alloc-gcma-over.csv"
+kill "$loader"
+wait "$loader" 2>/dev/null
+counters after-alloc
+
+# shellcheck disable=SC2086
+fio $job --verify_only --output-format=json --output="$R/fio-verify.json"
+rc_v=$?
+counters end
+
+# Step 4 mutates F, whose pages cleancache holds now (cached_pages in
+# cleancache-mutate-start): a stale copy restored after a mutation would
+# bring back bytes of the previous pattern, and fio's check would fail.
+pattern() { # verb pattern: write or check the whole of F in one byte pattern
+	fio --eta=never --name=mutate --filename=$F --rw=write --bs=1M --size=${MB}M \
+		--verify=pattern --verify_pattern="$2" --do_verify=0 \
+		$([ "$1" = check ] && echo --verify_only) \
+		--output-format=json --output="$R/fio-mutate-$1-$2.json"
+}
+mutated() { # name pattern: F was just changed; check it (larger than RAM)
+	sync
+	h=$(cat "$CC/hits")
+	pattern check "$2"
+	echo "$1 pattern=$2 rc=$? hits_during_check=$(($(cat "$CC/hits") - h))" >> "$R/mutate.txt"
+}
+: > "$R/mutate.txt"
+# The full-area allocations took the cache's pages back: fill it again.
+two_readers
+counters mutate-start
+pattern write 0xb2
+mutated overwrite 0xb2
+truncate -s 0 $F
+pattern write 0xc3
+mutated truncate 0xc3
+rm -f $F
+pattern write 0xd4
+mutated delete 0xd4
+counters mutate-end
+
+echo "alloc_gcma_rc=$rc_g alloc_cma_rc=$rc_c verify_rc=$rc_v" > "$R/functional.txt"
+[ "$rc_g" -eq 0 ] && [ "$rc_c" -eq 0 ] && [ "$rc_v" -eq 0 ]
