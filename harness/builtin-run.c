@@ -135,43 +135,26 @@ static json_object *host_info(void)
 	return h;
 }
 
-static int copy_to_plan(const struct cmb_env *env, const char *plan,
-			const char *srcdir, const char *name)
-{
-	char *rel = xasprintf("%s/%s", srcdir, name);
-	char *src = env_src(env, rel);
-	char *dst = path_join(plan, name);
-	int rc = copy_file(src, dst);
-
-	if (rc)
-		err_msg("%s: %s", src, strerror(errno));
-	free(rel);
-	free(src);
-	free(dst);
-	return rc;
-}
-
-/* The run's share: plan/steps and every file the steps name (foreground and
- * background fio jobs, the script), read by the guest init. */
+/* The run's share: plan/steps and every file the plan ships (fio jobs, the
+ * script), read by the guest init. */
 static int write_guest_plan(const struct cmb_env *env, const struct run *r, const char *dir)
 {
-	const struct run_spec *s = r->spec;
 	char *plan = path_join(dir, "plan");
 	char *steps = path_join(plan, "steps");
+	struct strlist files = { 0 };
 	int rc = mkdir_p(plan) || write_file(steps, r->steps, strlen(r->steps));
 
-	if (!rc && s->fio)
-		rc = copy_to_plan(env, plan, "workloads/fio", s->fio);
-	if (!rc && s->script)
-		rc = copy_to_plan(env, plan, "workloads/guest/scripts", s->script);
-	if (!rc && s->background) {
-		char *list = xstrdup(s->background), *save = NULL;
+	plan_files(r, &files);
+	for (size_t i = 0; i < files.n && !rc; i++) {
+		char *src = env_src(env, files.v[i]);
+		char *dst = path_join(plan, strrchr(files.v[i], '/') + 1);
 
-		for (char *t = strtok_r(list, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
-			if (!strncmp(t, "fio:", 4))
-				rc = copy_to_plan(env, plan, "workloads/fio", t + 4);
-		free(list);
+		if ((rc = copy_file(src, dst)))
+			err_msg("%s: %s", src, strerror(errno));
+		free(src);
+		free(dst);
 	}
+	sl_free(&files);
 	free(plan);
 	free(steps);
 	return rc;
@@ -255,6 +238,22 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	json_object_object_add(m, "area_bytes", json_object_new_int64(s->area));
 	json_object_object_add(m, "guest_memory_mib", json_object_new_int64(r->mem_mib));
 	json_object_object_add(m, "guest_cpus", json_object_new_int(s->cpus));
+	if (r->area)
+		json_object_object_add(m, "area", json_object_new_string(r->area));
+	json_object_object_add(m, "allocations", json_object_new_string(r->allocations));
+	{
+		json_object *bg = json_object_new_array();
+
+		for (size_t i = 0; i < s->bg.n; i++) {
+			const struct bg_item *b = &s->bg.v[i];
+			char *name = b->arg ? xasprintf("%s:%s", b->w->name, b->arg)
+					    : xstrdup(b->w->name);
+
+			json_object_array_add(bg, json_object_new_string(name));
+			free(name);
+		}
+		json_object_object_add(m, "backgrounds", bg);
+	}
 	json_object_object_add(m, "cmdline", json_object_new_string(r->cmdline));
 	json_object_object_add(m, "qemu_version", json_object_new_string(ctx->qemu_version));
 	json_object_object_add(m, "accelerator", json_object_new_string(ctx->accel));

@@ -32,31 +32,6 @@ static char *make_cmdline(const struct run_spec *s)
 	return sb_detach(&sb);
 }
 
-/* Each background workload as a guest "bg" line. */
-static void add_backgrounds(struct strbuf *sb, const struct run_spec *s, const char *fio_env,
-			    const char *alloc_args)
-{
-	char *copy = xstrdup(s->background), *save = NULL;
-	const char *area = setup_area_name(s->setup);
-
-	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		if (!strncmp(t, "fio:", 4))
-			sb_addf(sb, "bg fio %s FIO_RUNTIME=%.0f %s\n", t + 4, s->timeout, fio_env);
-		else if (!strcmp(t, "hog"))
-			sb_addf(sb, "bg hog %ld\n", s->hog_percent);
-		else if (!strcmp(t, "pin-io"))
-			sb_addf(sb, "bg pin-io %s %llu %s\n", area,
-				(unsigned long long)(s->pin_buffer >> 20), s->pin_mode);
-		else if (!strcmp(t, "sampler"))
-			sb_add(sb, "bg sampler 1\n");
-		else if (!strcmp(t, "build"))
-			sb_addf(sb, "bg build %ld %ld %ld\n", s->build_files, s->build_jobs, s->build_work);
-		else if (!strcmp(t, "alloc") && area)
-			sb_addf(sb, "bg alloc %s\n", alloc_args);
-	}
-	free(copy);
-}
-
 static char *make_steps(const struct scenario *scn, const struct run_spec *s, const char *name)
 {
 	struct strbuf sb = { 0 };
@@ -64,14 +39,18 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	char *size = fmt_size(s->fio_size);
 	char *fio_env = xasprintf("FIO_SIZE=%s", size);
 	struct strbuf aa = { 0 };
-	bool alloc_bg = s->background && strstr(s->background, "alloc");
+	bool alloc_bg = false;
+	struct wl_args wa;
 
+	for (size_t i = 0; i < s->bg.n; i++)
+		alloc_bg |= s->bg.v[i].w->replaces_alloc;
 	/* The allocation plan: count, sizes, burst, hold, interval, jitter (ms), seed. */
 	sb_addf(&aa, "%ld ", s->alloc_count);
 	for (size_t i = 0; i < s->nalloc_pages; i++)
 		sb_addf(&aa, "%s%ld", i ? "," : "", s->alloc_pages[i]);
 	sb_addf(&aa, " %ld %.0f %.0f %.0f %ld", s->alloc_burst, s->alloc_hold * 1000,
 		s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed);
+	wa = (struct wl_args){ .area = area, .fio_env = fio_env, .alloc_args = aa.buf };
 
 	sb_addf(&sb, "# cmabench guest plan: %s/%s\n", scn->name, name);
 	if (area)
@@ -82,19 +61,15 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	/* Files are laid out before anything is measured. */
 	if (s->fio)
 		sb_addf(&sb, "prepare %s %s\n", s->fio, fio_env);
-	if (s->job || (s->background && strstr(s->background, "build")))
+	if (s->job)
 		sb_addf(&sb, "prepare-build %ld\n", s->build_files);
-	if (s->background) {
-		char *copy = xstrdup(s->background), *save = NULL;
-
-		for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
-			if (!strncmp(t, "fio:", 4) && (!s->fio || strcmp(t + 4, s->fio)))
-				sb_addf(&sb, "prepare %s %s\n", t + 4, fio_env);
-		free(copy);
-		add_backgrounds(&sb, s, fio_env, aa.buf);
-		if (s->warmup > 0)
-			sb_addf(&sb, "warmup %.0f\n", s->warmup < 1 ? 1 : s->warmup);
-	}
+	for (size_t i = 0; i < s->bg.n; i++)
+		if (s->bg.v[i].w->prepare)
+			s->bg.v[i].w->prepare(&sb, s, s->bg.v[i].arg, &wa);
+	for (size_t i = 0; i < s->bg.n; i++)
+		s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);
+	if (s->bg.n && s->warmup > 0)
+		sb_addf(&sb, "warmup %.0f\n", s->warmup < 1 ? 1 : s->warmup);
 	sb_add(&sb, "snapshot before\n");
 	if (s->fio)
 		sb_addf(&sb, "fio %s FIO_RUNTIME=%.0f %s\n", s->fio,
@@ -104,7 +79,7 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	if (area && s->alloc_count > 0 && !alloc_bg)
 		sb_addf(&sb, "alloc %s\n", aa.buf);
 	sb_add(&sb, "snapshot after\n");
-	if (s->background)
+	if (s->bg.n)
 		sb_add(&sb, "bg-stop\n");
 	if (s->script)
 		sb_addf(&sb, "script %s\n", s->script);
@@ -112,6 +87,16 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	free(fio_env);
 	sb_free(&aa);
 	return sb_detach(&sb);
+}
+
+static const char *allocations(const struct run_spec *s)
+{
+	if (!setup_area_name(s->setup) || s->alloc_count <= 0)
+		return "none";
+	for (size_t i = 0; i < s->bg.n; i++)
+		if (s->bg.v[i].w->replaces_alloc)
+			return "untraced";
+	return s->trace ? "traced" : "untraced";
 }
 
 int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist *only,
@@ -151,6 +136,8 @@ int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist
 			r->name = xasprintf("%s-r%ld", s->section, rep);
 			r->cmdline = make_cmdline(s);
 			r->steps = make_steps(scn, s, r->name);
+			r->area = setup_area_name(s->setup);
+			r->allocations = allocations(s);
 			r->mem_mib = s->memory >> 20;
 			if (s->setup == SETUP_CARVEOUT)
 				r->mem_mib -= s->area >> 20;
@@ -160,6 +147,24 @@ int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist
 		return 1;
 	}
 	return 0;
+}
+
+void plan_files(const struct run *r, struct strlist *out)
+{
+	const struct run_spec *s = r->spec;
+
+	if (s->fio)
+		sl_addf(out, "workloads/fio/%s", s->fio);
+	if (s->script)
+		sl_addf(out, "workloads/guest/scripts/%s", s->script);
+	for (size_t i = 0; i < s->bg.n; i++)
+		if (s->bg.v[i].w->file_dir) {
+			char *f = xasprintf("%s/%s", s->bg.v[i].w->file_dir, s->bg.v[i].arg);
+
+			if (!sl_has(out, f))
+				sl_add(out, f);
+			free(f);
+		}
 }
 
 void plan_print(FILE *f, const struct plan *plan)

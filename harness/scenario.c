@@ -55,11 +55,9 @@ static const struct key_def keys[] = {
 	  "extra kernel command line" },
 	{ "script", K_SCRIPT, T_STRING, OFF(script), 0, 0,
 	  "guest shell script in workloads/guest/scripts/ run after the other steps" },
-	{ "background", K_BACKGROUND, T_BACKGROUND, OFF(background), 0, 0,
-	  "comma list of workloads started before and stopped after the foreground: "
-	  "fio:JOB (job file in workloads/fio/), hog (anonymous memory), pin-io (pages "
-	  "of the area kept referenced), build (build-sim in a loop), alloc (the allocation "
-	  "plan in a loop beside the job), sampler (1 s counter samples)" },
+	{ "background", K_BACKGROUND, T_BACKGROUND, OFF(bg), 0, 0,
+	  "comma list of workloads started before and stopped after the foreground "
+	  "(see 'cmabench help scenario' for the workloads)" },
 	{ "hog-percent", K_HOG_PERCENT, T_LONG, OFF(hog_percent), 1, 95,
 	  "share of MemAvailable the hog keeps filled and touched" },
 	{ "pin-buffer", K_PIN_BUFFER, T_SIZE, OFF(pin_buffer), 0, 0,
@@ -113,6 +111,8 @@ void scenario_print_keys(FILE *f)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		fprintf(f, "  %-12s %s\n", keys[i].name, keys[i].help);
+	fprintf(f, "\nbackground workloads:\n");
+	workload_print_help(f);
 }
 
 static const struct key_def *key_find(const char *name)
@@ -275,28 +275,8 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 		*p = xstrdup(val);
 		return 0;
 	}
-	case T_BACKGROUND: {
-		char *copy = xstrdup(val), *save = NULL;
-		char **p = (char **)field;
-		int bad = 0;
-
-		for (char *tok = strtok_r(copy, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
-			tok = trim(tok);
-			if (!strncmp(tok, "fio:", 4) && tok[4] && !strchr(tok + 4, '/'))
-				continue;
-			if (strcmp(tok, "hog") && strcmp(tok, "pin-io") && strcmp(tok, "sampler") &&
-			    strcmp(tok, "build") && strcmp(tok, "alloc"))
-				bad = 1;
-		}
-		free(copy);
-		if (bad) {
-			*why = "has an unknown workload (fio:JOB, hog, pin-io, build, alloc, sampler)";
-			return -1;
-		}
-		free(*p);
-		*p = val[0] ? xstrdup(val) : NULL;
-		return 0;
-	}
+	case T_BACKGROUND:
+		return bg_list_parse((struct bg_list *)field, val, why);
 	case T_LONG: {
 		long v;
 
@@ -395,7 +375,7 @@ static void spec_copy(struct run_spec *dst, const struct run_spec *src)
 	dst->append = src->append ? xstrdup(src->append) : NULL;
 	dst->trace = src->trace ? xstrdup(src->trace) : NULL;
 	dst->script = src->script ? xstrdup(src->script) : NULL;
-	dst->background = src->background ? xstrdup(src->background) : NULL;
+	bg_list_copy(&dst->bg, &src->bg);
 	dst->pin_mode = src->pin_mode ? xstrdup(src->pin_mode) : NULL;
 	dst->job = src->job ? xstrdup(src->job) : NULL;
 }
@@ -409,7 +389,7 @@ static void spec_free(struct run_spec *r)
 	free(r->append);
 	free(r->trace);
 	free(r->script);
-	free(r->background);
+	bg_list_free(&r->bg);
 	free(r->pin_mode);
 	free(r->job);
 }
@@ -484,7 +464,7 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 			verr(errs, path, r, K_FIO, "no job file %s", job);
 		free(job);
 	}
-	if ((r->fio || (r->background && strstr(r->background, "fio:"))) &&
+	if ((r->fio || bg_list_find(&r->bg, "fio")) &&
 	    r->fio_size + (64ull << 20) > r->scratch)
 		verr(errs, path, r, K_FIO_SIZE, "does not fit the scratch disk (%llu MiB)",
 		     (unsigned long long)(r->scratch >> 20));
@@ -497,25 +477,22 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 				     "%ld bursts of %ld pages exceed the area (%llu pages)",
 				     r->alloc_burst, r->alloc_pages[i], (unsigned long long)area_pages);
 	}
-	if (r->background) {
-		char *copy = xstrdup(r->background), *save = NULL;
+	for (size_t i = 0; i < r->bg.n; i++) {
+		const struct bg_item *b = &r->bg.v[i];
 
-		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			t = trim(t);
-			if (!strncmp(t, "fio:", 4)) {
-				char *job = path_join(ctx->fio_dir, t + 4);
+		if (b->w->file_dir) {
+			char *file = path_join(ctx->fio_dir, b->arg);
 
-				if (!path_exists(job))
-					verr(errs, path, r, K_BACKGROUND, "no job file %s", job);
-				free(job);
-			} else if (!strcmp(t, "pin-io") && !setup_area_name(r->setup)) {
-				verr(errs, path, r, K_BACKGROUND, "pin-io needs an area (setup cma or gcma)");
-			} else if (!strcmp(t, "alloc") && !r->job) {
-				verr(errs, path, r, K_BACKGROUND,
-				     "alloc in the background needs a foreground job to run beside");
-			}
+			if (!path_exists(file))
+				verr(errs, path, r, K_BACKGROUND, "no job file %s", file);
+			free(file);
 		}
-		free(copy);
+		if (b->w->needs_area && !setup_area_name(r->setup))
+			verr(errs, path, r, K_BACKGROUND, "%s needs an area (setup cma or gcma)",
+			     b->w->name);
+		if (b->w->needs_job && !r->job)
+			verr(errs, path, r, K_BACKGROUND,
+			     "%s in the background needs a foreground job to run beside", b->w->name);
 	}
 	if (r->script) {
 		char *p = ctx->script_dir ? path_join(ctx->script_dir, r->script) : NULL;

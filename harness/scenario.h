@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "util.h"
+#include "workload.h"
 
 enum setup { SETUP_NONE, SETUP_CARVEOUT, SETUP_CMA, SETUP_GCMA };
 
@@ -47,7 +48,7 @@ struct run_spec {
 	char *append;           /* extra kernel command line */
 	char *trace;            /* trace-cmd event systems/events around the allocations */
 	char *script;           /* guest script in workloads/guest/scripts, run last */
-	char *background;       /* comma list: fio:JOB, hog, pin-io, sampler */
+	struct bg_list bg;      /* background workloads, parsed once here */
 	long hog_percent;       /* share of MemAvailable the hog keeps */
 	uint64_t pin_buffer;    /* bytes pin-io faults in to find pages in the area */
 	char *pin_mode;         /* dio or vmsplice */

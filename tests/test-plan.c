@@ -143,6 +143,45 @@ static void test_workload_steps(void **state)
 	free(p);
 }
 
+/*
+ * The background list is parsed once: "hog, fio:read.fio" ships read.fio;
+ * job files named alloc-heavy.fio or build.fio are fio jobs, not the alloc
+ * or build workloads (the foreground still allocates, no build is laid out).
+ */
+static void test_background_names(void **state)
+{
+	struct scenario s;
+	struct plan plan = { 0 };
+	struct strbuf errs = { 0 };
+	struct strlist files = { 0 };
+	char *p = xasprintf("%s/scenarios/bg-names.scn", TEST_DATA);
+
+	(void)state;
+	if (scenario_load(p, &ctx, &s, &errs))
+		fail_msg("%s", errs.buf);
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_int_equal(plan.n, 2);
+	plan_files(&plan.runs[0], &files);
+	assert_int_equal(files.n, 1);
+	assert_string_equal(files.v[0], "workloads/fio/read.fio");
+	assert_non_null(strstr(plan.runs[0].steps, "bg fio read.fio "));
+	assert_non_null(strstr(plan.runs[0].steps, "bg hog "));
+	sl_free(&files);
+	plan_files(&plan.runs[1], &files);
+	assert_int_equal(files.n, 2);
+	assert_string_equal(files.v[0], "workloads/fio/alloc-heavy.fio");
+	assert_string_equal(files.v[1], "workloads/fio/build.fio");
+	assert_non_null(strstr(plan.runs[1].steps, "\nalloc 2 16 "));
+	assert_null(strstr(plan.runs[1].steps, "bg alloc"));
+	assert_null(strstr(plan.runs[1].steps, "prepare-build"));
+	assert_string_equal(plan.runs[1].allocations, "traced");
+	sl_free(&files);
+	plan_free(&plan);
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_setups),
 		cmocka_unit_test(test_only),
 		cmocka_unit_test(test_workload_steps),
+		cmocka_unit_test(test_background_names),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
