@@ -7,7 +7,6 @@
 #include "dataset.h"
 #include "report.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -22,31 +21,6 @@ static void usage(FILE *f)
 		"sections side by side (the first section, or --baseline, is the baseline).\n");
 }
 
-/* trace-cma.csv for runs that have a trace.dat but predate the text copy. */
-static void export_traces(const char *dir)
-{
-	char *runs = path_join(dir, "runs");
-	DIR *d = opendir(runs);
-	struct dirent *de;
-
-	while (d && (de = readdir(d))) {
-		char *rd = path_join(runs, de->d_name);
-		char *dat = path_join(rd, "trace.dat"), *csv = path_join(rd, "trace-cma.csv");
-		struct strbuf errs = { 0 };
-
-		/* An unreadable trace.dat is named by the data set's problems. */
-		if (de->d_name[0] != '.' && path_exists(dat) && !path_exists(csv))
-			dataset_export_trace(rd, &errs);
-		sb_free(&errs);
-		free(csv);
-		free(dat);
-		free(rd);
-	}
-	if (d)
-		closedir(d);
-	free(runs);
-}
-
 static int report_one(const char *dir, const char *baseline, bool quiet)
 {
 	struct dataset ds;
@@ -54,7 +28,6 @@ static int report_one(const char *dir, const char *baseline, bool quiet)
 	char *data, *path;
 	int ret = 0;
 
-	export_traces(dir);
 	if (dataset_load(&ds, dir, &errs)) {
 		fputs(errs.buf, stderr);
 		sb_free(&errs);

@@ -181,18 +181,6 @@ static char *make_scratch(const struct cmb_env *env, const struct run *r, const 
 	return img;
 }
 
-/* Whether backgrounds.csv (name,pid,state,rc) has a workload that died. */
-static bool background_died(const char *dir)
-{
-	char *path = path_join(dir, "backgrounds.csv");
-	char *text = read_file(path, NULL);
-	bool died = text && strstr(text, ",died,");
-
-	free(text);
-	free(path);
-	return died;
-}
-
 static void print_tail(const char *path, int lines)
 {
 	char n[16];
@@ -292,11 +280,13 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		 * without the binary trace.dat still give the same report. */
 		struct strbuf errs = { 0 };
 
-		if (dataset_export_trace(dir, &errs))
-			err_msg("%s/%s: %s", r->scn->name, r->name, rtrim(errs.buf));
+		if (dataset_export_trace(dir, &errs)) {
+			err_msg("%s/%s: trace.dat %s", r->scn->name, r->name, errs.buf);
+			json_object_object_add(m, "trace_problem", json_object_new_string(errs.buf));
+		}
 		sb_free(&errs);
 	}
-	if (res.status == VM_OK && background_died(dir)) {
+	if (res.status == VM_OK && dataset_background_died(dir)) {
 		/* The numbers exist but were not taken under the planned load. */
 		status = "degraded";
 		err_msg("%s/%s: a background workload died (see backgrounds.csv)", r->scn->name, r->name);

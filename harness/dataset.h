@@ -1,9 +1,12 @@
 /*
- * A results directory as a tidy data set: one row per allocation, per fio
- * job and per counter, each carrying its run, section and repetition.
- * Every fault met on the way (a truncated trace.dat, a missing counter
- * file, a failed run) is kept as a problem naming the file, and marks the
- * rows it touches in their flags; the rest is still read.
+ * A results directory as a tidy data set: one row per allocation, burst,
+ * fio job, counter, sample and timed job, each carrying its run, section
+ * and repetition. This layer (dataset.c and one ds-<file>.c reader per raw
+ * file) is the only code that reads a results directory; report, compare
+ * and reproduce consume struct dataset. Every fault met on the way (a
+ * missing counter file, a failed run) is kept as a problem naming the
+ * file, and marks the rows it touches in their flags; the rest is still
+ * read.
  */
 #ifndef CMB_DATASET_H
 #define CMB_DATASET_H
@@ -18,7 +21,13 @@ struct ds_run {
 	char *section, *setup, *kernel, *status;
 	int rep;
 	bool in_metadata;           /* listed in the top-level metadata.json */
-	bool has_trace;             /* trace.dat was read */
+	bool has_trace;             /* trace-cma.csv was read */
+	/* What metadata.json says of the run ("?" / -1 where it does not). */
+	char *scenario, *kernel_version, *accel;
+	char *area;                 /* CMA area allocated from, NULL if none */
+	char *allocations;          /* "traced", "untraced" (beside a job) or "none" */
+	char *trace_problem;        /* what run found wrong with trace.dat, or NULL */
+	long long area_bytes, memory_mib, cpus;
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };
 
@@ -54,6 +63,34 @@ struct ds_counter {
 	char flags[64];             /* missing-before, missing-after */
 };
 
+/*
+ * A burst: the requests of one run sharing a burst number. Its latency is
+ * the first request's start to the last request's end; it succeeded if
+ * every request did.
+ */
+struct ds_burst {
+	size_t run;
+	long long burst, pages;     /* pages of its first request */
+	size_t n, failed;           /* requests, failed requests */
+	long long start_ns, latency_ns;
+};
+
+/* One sample of the guest's 1 s sampler: time from the run's first sample. */
+struct ds_sample {
+	size_t run;
+	double t;
+	char *name;                 /* "source.name"; derived: cleancache.hit_rate_pct */
+	double value;
+	bool derived;               /* computed here, not read */
+};
+
+/* One timed foreground job (jobtime.csv). */
+struct ds_job {
+	size_t run;
+	char *name;
+	double elapsed_s, user_s, sys_s;
+};
+
 struct dataset {
 	char *dir;
 	char *run_id;
@@ -65,6 +102,12 @@ struct dataset {
 	size_t nfios, cap_fios;
 	struct ds_counter *counters;
 	size_t ncounters, cap_counters;
+	struct ds_burst *bursts;
+	size_t nbursts, cap_bursts;
+	struct ds_sample *samples;
+	size_t nsamples, cap_samples;
+	struct ds_job *jobs;
+	size_t njobs, cap_jobs;
 	struct strlist sections;    /* in the order of the top-level metadata */
 };
 
@@ -112,20 +155,27 @@ void dataset_free(struct dataset *ds);
 /*
  * Writes run_dir/trace-cma.csv (ts_ns,pid,event,name,value: the
  * cma_alloc_start/retry/finish events of run_dir/trace.dat, a run of
- * retries as one row counting them) so that results
- * kept without the binary trace give the same data set. No trace.dat: 0,
- * nothing written; an unreadable one: -1, message in errs.
+ * retries as one row counting them), the text form the data set reads, so
+ * that results kept without the binary trace give the same data set.
+ * Called by run only. No trace.dat: 0, nothing written; an unreadable or
+ * truncated one: -1, what is wrong in errs, and the events read before
+ * the fault are written.
  */
 int dataset_export_trace(const char *run_dir, struct strbuf *errs);
+/* Whether a run directory's backgrounds.csv names a workload that died. */
+bool dataset_background_died(const char *run_dir);
 
-/* Writes alloc.csv, fio.csv, counters.csv and problems.txt into outdir. */
-/* Every run's 1 s samples in one table; NULL if there are none. */
-char *dataset_samples_csv(const struct dataset *ds);
+/* Writes the tidy CSVs (alloc, bursts, fio, counters, samples, jobs) and
+ * problems.txt into outdir. */
 int dataset_write_csv(const struct dataset *ds, const char *outdir);
-/* The CSVs as text (for tests and for dataset_write_csv). */
+/* The CSVs as text (for tests and for dataset_write_csv); samples and jobs
+ * NULL when no run has any. */
 char *dataset_alloc_csv(const struct dataset *ds);
+char *dataset_burst_csv(const struct dataset *ds);
 char *dataset_fio_csv(const struct dataset *ds);
 char *dataset_counters_csv(const struct dataset *ds);
+char *dataset_samples_csv(const struct dataset *ds);
+char *dataset_jobs_csv(const struct dataset *ds);
 
 /* A run's rows count in statistics only if the run ended "ok". */
 bool ds_run_ok(const struct ds_run *r);

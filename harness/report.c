@@ -920,18 +920,6 @@ size_t report_count_significant(const char *text)
 
 /* ---- data for the plots/ scripts -------------------------------------------------- */
 
-static int put(const char *dir, const char *name, struct strbuf *sb)
-{
-	char *p = path_join(dir, name);
-	int ret = write_file(p, sb->buf ? sb->buf : "", sb->len);
-
-	if (ret)
-		err_msg("%s: %s", p, strerror(errno));
-	free(p);
-	sb_free(sb);
-	return ret;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -1006,11 +994,11 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 			if (total)
 				sb_addf(&cdfs, "%s%s-%lld", cdfs.len ? " " : "", side_name[side], sizes[z]);
 			name = xasprintf("plot-latency-%s-%lld.dat", side_name[side], sizes[z]);
-			ret |= put(outdir, name, &cdf);
+			ret |= write_text(outdir, name, sb_detach(&cdf));
 			free(name);
 		}
-	ret |= put(outdir, "plot-bars-user.dat", &bars[0]);
-	ret |= put(outdir, "plot-bars-kernel.dat", &bars[1]);
+	ret |= write_text(outdir, "plot-bars-user.dat", sb_detach(&bars[0]));
+	ret |= write_text(outdir, "plot-bars-kernel.dat", sb_detach(&bars[1]));
 
 	sb_init(&fio);
 	sb_add(&fio, "# section job read_iops_mean read_iops_min read_iops_max read_MiBs_mean "
@@ -1071,13 +1059,13 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 			dv_free(&d);
 		}
 		sb_add(&vars, "\"\n");
-		ret |= put(outdir, "plot-bursts.dat", &b);
+		ret |= write_text(outdir, "plot-bursts.dat", sb_detach(&b));
 	}
 	sb_addf(&vars, "# <side>-<pages> of the plot-latency-*.dat files that have samples\n"
 		"latency_sets = \"%s\"\nhave_fio = %d\n", cdfs.buf, strchr(fio.buf, '\n')[1] != '\0');
 	sb_free(&cdfs);
-	ret |= put(outdir, "plot-fio.dat", &fio);
-	ret |= put(outdir, "plot-vars.gp", &vars);
+	ret |= write_text(outdir, "plot-fio.dat", sb_detach(&fio));
+	ret |= write_text(outdir, "plot-vars.gp", sb_detach(&vars));
 	free(sizes);
 	free(cols);
 	return ret;

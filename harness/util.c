@@ -307,6 +307,18 @@ out:
 	return ret;
 }
 
+int write_text(const char *dir, const char *name, char *text)
+{
+	char *p = path_join(dir, name);
+	int ret = write_file(p, text, strlen(text));
+
+	if (ret)
+		err_msg("%s: %s", p, strerror(errno));
+	free(p);
+	free(text);
+	return ret;
+}
+
 int copy_file(const char *from, const char *to)
 {
 	size_t len;

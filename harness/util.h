@@ -49,6 +49,8 @@ char *read_file(const char *path, size_t *len);
 /* Writes through a temporary file and rename, so readers never see half. */
 int write_file(const char *path, const char *data, size_t len);
 int copy_file(const char *from, const char *to);
+/* write_file of dir/name, taking text (freed); the error is printed. */
+int write_text(const char *dir, const char *name, char *text);
 char *path_join(const char *a, const char *b);
 char *abs_path(const char *path);
 

@@ -1,0 +1,105 @@
+/*
+ * alloc.csv: one row per allocation request as the guest's cma-alloc
+ * timed it (docs/scenarios.md), and the bursts derived from it.
+ */
+#include "ds-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { A_SEQ, A_BURST, A_START, A_PAGES, A_LAT, A_SUCCESS, A_ERRNO, A_FREE, A_NCOL };
+static const char *const alloc_cols[A_NCOL] = {
+	"seq", "burst", "start_ns", "pages", "latency_ns", "success", "errno", "free_latency_ns",
+};
+
+/* An optional column: its value, or DS_NONE when the file has no such column. */
+static long long opt(const struct csv *c, const int *col, int which)
+{
+	long long v;
+
+	return col[which] >= 0 && csv_ll(c, col[which], &v) ? v : DS_NONE;
+}
+
+void ds_read_alloc(struct dataset *ds, size_t ri)
+{
+	struct ds_run *r = &ds->runs[ri];
+	char *path = ds_run_path(ds, r, "alloc.csv");
+	struct csv c;
+	int col[A_NCOL];
+	size_t rows = 0;
+
+	if (csv_open(&c, path)) {
+		free(path);
+		if (ds_run_ok(r) && strcmp(r->allocations, "none"))
+			ds_problem(r, "alloc.csv", "missing");
+		return;
+	}
+	free(path);
+	csv_cols(&c, alloc_cols, A_NCOL, col);
+	if (col[A_PAGES] < 0 || col[A_LAT] < 0 || col[A_SUCCESS] < 0) {
+		ds_problem(r, "alloc.csv", "no header with pages, latency_ns and success");
+		csv_close(&c);
+		return;
+	}
+	while (csv_next(&c)) {
+		long long pages, lat, ok;
+		struct ds_alloc *a;
+
+		if (!csv_ll(&c, col[A_PAGES], &pages) || !csv_ll(&c, col[A_LAT], &lat) ||
+		    !csv_ll(&c, col[A_SUCCESS], &ok)) {
+			ds_problem(r, "alloc.csv", "line %zu: not a row of numbers", c.lineno);
+			continue;
+		}
+		a = ds_grow(&ds->allocs, &ds->nallocs, &ds->cap_allocs, sizeof(*a));
+		a->run = ri;
+		a->seq = col[A_SEQ] >= 0 ? opt(&c, col, A_SEQ) : (long long)rows;
+		a->burst = opt(&c, col, A_BURST);
+		a->start_ns = opt(&c, col, A_START);
+		a->pages = pages;
+		a->user_ns = lat;
+		a->success = ok != 0;
+		a->err = col[A_ERRNO] >= 0 && opt(&c, col, A_ERRNO) != DS_NONE ?
+			 (int)opt(&c, col, A_ERRNO) : 0;
+		a->free_ns = opt(&c, col, A_FREE);
+		a->kernel_ns = a->retries = a->kerrno = DS_NONE;
+		rows++;
+	}
+	csv_close(&c);
+	if (!rows)
+		ds_problem(r, "alloc.csv", "no allocations");
+}
+
+/*
+ * The one definition of a burst: the requests of a run sharing a burst
+ * number, from the first request's start to the last request's end.
+ * Rows without burst or start_ns (older files) make none.
+ */
+void ds_derive_bursts(struct dataset *ds, size_t ri)
+{
+	const struct ds_alloc *a = ds->allocs;
+
+	for (size_t i = 0, j; i < ds->nallocs; i = j) {
+		long long first = a[i].start_ns, last = a[i].start_ns + a[i].user_ns;
+		size_t failed = !a[i].success;
+		struct ds_burst *b;
+
+		for (j = i + 1; j < ds->nallocs && a[j].run == a[i].run && a[j].burst == a[i].burst;
+		     j++) {
+			if (a[j].start_ns < first)
+				first = a[j].start_ns;
+			if (a[j].start_ns + a[j].user_ns > last)
+				last = a[j].start_ns + a[j].user_ns;
+			failed += !a[j].success;
+		}
+		if (a[i].run != ri || a[i].burst == DS_NONE || a[i].start_ns == DS_NONE)
+			continue;
+		b = ds_grow(&ds->bursts, &ds->nbursts, &ds->cap_bursts, sizeof(*b));
+		b->run = ri;
+		b->burst = a[i].burst;
+		b->pages = a[i].pages;
+		b->n = j - i;
+		b->failed = failed;
+		b->start_ns = first;
+		b->latency_ns = last - first;
+	}
+}
