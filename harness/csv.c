@@ -59,8 +59,10 @@ static char *next_line(struct csv *c)
 
 static void read_header(struct csv *c)
 {
-	char *l = next_line(c);
+	char *l;
 
+	while ((l = next_line(c)) && (!*l || *l == '#'))
+		;
 	if (l)
 		csv_split(l, &c->head);
 }
@@ -90,7 +92,7 @@ bool csv_next(struct csv *c)
 
 	sl_free(&c->f);
 	while ((l = next_line(c)))
-		if (*l) {
+		if (*l && *l != '#') {
 			csv_split(l, &c->f);
 			return true;
 		}

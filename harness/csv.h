@@ -3,7 +3,7 @@
  * samples.csv, jobtime.csv, backgrounds.csv, docs/published.csv) goes
  * through csv_open/csv_next, every CSV it writes through csv_put_*.
  * Fields may be "quoted" ("" inside quotes is a quote); the first line is
- * the header.
+ * the header; empty lines and lines starting with '#' are skipped.
  */
 #ifndef CMB_CSV_H
 #define CMB_CSV_H

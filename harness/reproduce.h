@@ -1,11 +1,10 @@
 /*
  * docs/reproducing.md: the published figures (docs/published.csv) side by
  * side with ours, computed from results directories of the scenarios
- * rfc-v2, rfc-v2-background, paper-photo and lsfmm2025. Allocation
- * latencies, counters and samples come from the data set of dataset.c;
- * what it does not keep (alloc.csv's burst and start_ns columns, the
- * guest's jobtime.csv) is read from the run directories. Same input, same
- * bytes.
+ * rfc-v2, rfc-v2-background, paper-photo and lsfmm2025. Everything of
+ * ours comes from the data set (dataset.h): allocations, bursts, timed jobs,
+ * counters, samples and run metadata. Same input, same bytes. One file per
+ * figure (repro-*.c).
  */
 #ifndef CMB_REPRODUCE_H
 #define CMB_REPRODUCE_H
@@ -33,24 +32,13 @@ void published_free(struct published *p);
 const struct pub_row *published_find(const struct published *p, const char *figure,
 				     const char *metric, const char *setup, const char *size);
 
-/* Splits one CSV line (fields may be "quoted", "" inside quotes is a quote). */
-size_t repro_csv_split(const char *line, struct strlist *out);
-
-/* What the metadata says of a run beyond struct ds_run. */
-struct repro_meta {
-	char *scenario;             /* "?" if no metadata names it */
-	char *kernel_version, *accel;
-	long long area_bytes, memory_mib, cpus;  /* -1 if unknown */
-};
-
 /* One results directory. */
 struct repro_set {
 	char *label;                /* the directory as given, without trailing '/' */
 	struct dataset ds;
-	struct repro_meta *meta;    /* one per ds.runs[i] */
 };
 
-/* Loads dir (dataset_load plus the run metadata); -1 and errs if it holds no run. */
+/* Loads dir (dataset_load); -1 and errs if it holds no run. */
 int repro_set_load(struct repro_set *s, const char *dir, struct strbuf *errs);
 void repro_set_free(struct repro_set *s);
 

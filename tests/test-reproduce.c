@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "csv.h"
 #include "reproduce.h"
 
 #define FIX TEST_DATA "/reproduce"
@@ -79,7 +80,7 @@ static void test_published_csv(void **state)
 	published_free(&pub);
 
 	/* quoted fields */
-	assert_int_equal(repro_csv_split("a,\"b,c\",\"say \"\"hi\"\"\",", &f), 4);
+	assert_int_equal(csv_split("a,\"b,c\",\"say \"\"hi\"\"\",", &f), 4);
 	assert_string_equal(f.v[1], "b,c");
 	assert_string_equal(f.v[2], "say \"hi\"");
 	assert_string_equal(f.v[3], "");
