@@ -64,9 +64,9 @@ struct ds_counter {
 };
 
 /*
- * A burst: the requests of one run sharing a burst number. Its latency is
- * the first request's start to the last request's end; it succeeded if
- * every request did.
+ * A burst: the two or more requests of one run sharing a burst number.
+ * Its latency is the first request's start to the last request's end; it
+ * succeeded if every request did.
  */
 struct ds_burst {
 	size_t run;
@@ -176,6 +176,9 @@ char *dataset_fio_csv(const struct dataset *ds);
 char *dataset_counters_csv(const struct dataset *ds);
 char *dataset_samples_csv(const struct dataset *ds);
 char *dataset_jobs_csv(const struct dataset *ds);
+
+/* Derives the bursts again from the allocations (for data sets built by hand). */
+void dataset_derive_bursts(struct dataset *ds);
 
 /* A run's rows count in statistics only if the run ended "ok". */
 bool ds_run_ok(const struct ds_run *r);

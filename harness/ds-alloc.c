@@ -72,7 +72,8 @@ void ds_read_alloc(struct dataset *ds, size_t ri)
 /*
  * The one definition of a burst: the requests of a run sharing a burst
  * number, from the first request's start to the last request's end.
- * Rows without burst or start_ns (older files) make none.
+ * A single request is not a burst; rows without burst or start_ns (older
+ * files) make none.
  */
 void ds_derive_bursts(struct dataset *ds, size_t ri)
 {
@@ -91,7 +92,7 @@ void ds_derive_bursts(struct dataset *ds, size_t ri)
 				last = a[j].start_ns + a[j].user_ns;
 			failed += !a[j].success;
 		}
-		if (a[i].run != ri || a[i].burst == DS_NONE || a[i].start_ns == DS_NONE)
+		if (a[i].run != ri || a[i].burst == DS_NONE || a[i].start_ns == DS_NONE || j - i < 2)
 			continue;
 		b = ds_grow(&ds->bursts, &ds->nbursts, &ds->cap_bursts, sizeof(*b));
 		b->run = ri;
@@ -102,4 +103,11 @@ void ds_derive_bursts(struct dataset *ds, size_t ri)
 		b->start_ns = first;
 		b->latency_ns = last - first;
 	}
+}
+
+void dataset_derive_bursts(struct dataset *ds)
+{
+	ds->nbursts = 0;
+	for (size_t i = 0; i < ds->nruns; i++)
+		ds_derive_bursts(ds, i);
 }

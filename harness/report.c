@@ -357,33 +357,20 @@ static void latency_tables(const struct report_col *cols, size_t ncols, long lon
 }
 
 /*
- * A burst's latency: first request's start to the last request's end, in
- * us, for bursts of more than one request (camera-like plans) whose
- * requests all succeeded; failed bursts are counted apart.
+ * The data set's bursts (dataset.h defines them) of a column in us; bursts
+ * with a failed request are counted apart.
  */
 static void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed)
 {
-	const struct ds_alloc *a = c->ds->allocs;
-	size_t n = c->ds->nallocs;
+	for (size_t i = 0; i < c->ds->nbursts; i++) {
+		const struct ds_burst *b = &c->ds->bursts[i];
 
-	for (size_t i = 0, j; i < n; i = j) {
-		long long first = a[i].start_ns, last = a[i].start_ns + a[i].user_ns;
-		bool ok = a[i].success;
-
-		for (j = i + 1; j < n && a[j].run == a[i].run && a[j].burst == a[i].burst; j++) {
-			if (a[j].start_ns < first)
-				first = a[j].start_ns;
-			if (a[j].start_ns + a[j].user_ns > last)
-				last = a[j].start_ns + a[j].user_ns;
-			ok &= a[j].success;
-		}
-		if (a[i].burst == DS_NONE || a[i].start_ns == DS_NONE || j - i < 2 ||
-		    !col_run(c, a[i].run))
+		if (!col_run(c, b->run))
 			continue;
-		if (ok)
-			dv_add(out, (last - first) / 1000.0);
-		else
+		if (b->failed)
 			(*failed)++;
+		else
+			dv_add(out, b->latency_ns / 1000.0);
 	}
 }
 
@@ -413,6 +400,57 @@ static void burst_table(const struct report_col *cols, size_t ncols, struct strb
 		dv_free(&s[c]);
 	free(s);
 	free(failed);
+}
+
+/* Each timed foreground job (jobtime.csv): its elapsed time per run, and CPU time. */
+static void job_tables(const struct report_col *cols, size_t ncols, struct strbuf *txt,
+		       struct strbuf *md)
+{
+	struct strlist names = { 0 };
+
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c].ds->njobs; i++)
+			if (col_run(&cols[c], cols[c].ds->jobs[i].run) &&
+			    !sl_has(&names, cols[c].ds->jobs[i].name))
+				sl_add(&names, cols[c].ds->jobs[i].name);
+	for (size_t k = 0; k < names.n; k++) {
+		struct dvec *s = xcalloc(ncols, sizeof(*s)), *u = xcalloc(ncols, sizeof(*u));
+		struct dvec *sy = xcalloc(ncols, sizeof(*sy));
+		double *v = xcalloc(ncols, sizeof(*v));
+		struct table t;
+		char *title = xasprintf("timed job %s: elapsed (s), one value per run", names.v[k]);
+
+		for (size_t c = 0; c < ncols; c++)
+			for (size_t i = 0; i < cols[c].ds->njobs; i++) {
+				const struct ds_job *j = &cols[c].ds->jobs[i];
+
+				if (!col_run(&cols[c], j->run) || strcmp(j->name, names.v[k]))
+					continue;
+				dv_add(&s[c], j->elapsed_s);
+				dv_add(&u[c], j->user_s);
+				dv_add(&sy[c], j->sys_s);
+			}
+		table_init(&t, cols, ncols, title);
+		summary_rows(&t, s, "lower", false);
+		for (size_t c = 0; c < ncols; c++)
+			v[c] = dv_mean(&u[c]);
+		metric_row(&t, "user (s, mean)", "lower", 2, v, NULL);
+		for (size_t c = 0; c < ncols; c++)
+			v[c] = dv_mean(&sy[c]);
+		metric_row(&t, "sys (s, mean)", "lower", 2, v, NULL);
+		emit(&t, txt, md);
+		for (size_t c = 0; c < ncols; c++) {
+			dv_free(&s[c]);
+			dv_free(&u[c]);
+			dv_free(&sy[c]);
+		}
+		free(s);
+		free(u);
+		free(sy);
+		free(v);
+		free(title);
+	}
+	sl_free(&names);
 }
 
 /* Success rate with its Wilson interval, and busy retries. */
@@ -777,6 +815,7 @@ void report_tables(const struct report_col *cols, size_t ncols, struct strbuf *t
 		latency_tables(cols, ncols, sizes[z], KERNEL, txt, md);
 	}
 	burst_table(cols, ncols, txt, md);
+	job_tables(cols, ncols, txt, md);
 	if (nsizes)
 		success_table(cols, ncols, sizes, nsizes, txt, md);
 	fio_tables(cols, ncols, txt, md);

@@ -116,6 +116,7 @@ static void test_bursts(void **state)
 		a->start_ns = i % 4 ? a[-1].start_ns + a[-1].user_ns : a->burst * 1000000000LL;
 	}
 	ds.allocs[19].success = 0;
+	dataset_derive_bursts(&ds);
 	sb_init(&txt);
 	report_dataset(&ds, NULL, &txt, NULL);
 	assert_non_null(strstr(txt.buf, "burst latency, first request's start to last request's end"));
@@ -238,6 +239,27 @@ static void test_cmd_report(void **state)
 	assert_int_equal(rm_rf(tmp), 0);
 }
 
+/* A job=build scenario's report carries its main result: the timed job. */
+static void test_jobs(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 }, md = { 0 };
+	char *dir = xasprintf("%s/reproduce/rfc-v2-background-a", TEST_DATA);
+
+	(void)state;
+	load(&ds, dir);
+	sb_init(&txt);
+	sb_init(&md);
+	report_dataset(&ds, "none", &txt, &md);
+	assert_non_null(strstr(md.buf, "### timed job build: elapsed (s), one value per run"));
+	/* none: 100 and 110 s; cma: 120 and 126 s (the fixture's jobtime.csv) */
+	assert_non_null(strstr(md.buf, "| p50 | lower | 105.00 | 123.00 (+17.14%)"));
+	sb_free(&txt);
+	sb_free(&md);
+	dataset_free(&ds);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_bursts),
 		cmocka_unit_test(test_problems_listed),
 		cmocka_unit_test(test_cmd_report),
+		cmocka_unit_test(test_jobs),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
