@@ -373,48 +373,78 @@ void fmt_duration(char *buf, size_t len, double seconds)
 		snprintf(buf, len, "%ld:%02ld", s / 60, s % 60);
 }
 
-int run_cmd(char *const argv[], const char *cwd, const char *log, tick_fn tick, void *arg)
+pid_t spawn_cmd(char *const argv[], const struct spawn_opts *o)
 {
+	int pfd[2] = { -1, -1 }, out = o->out_fd;
 	pid_t pid;
-	int status = 0;
-	int logfd = -1;
-	uint64_t last_tick = now_ns();
 
-	if (log) {
-		logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (logfd < 0) {
-			err_msg("%s: %s", log, strerror(errno));
+	if (o->pipe_rd) {
+		if (pipe2(pfd, O_CLOEXEC))
 			return -1;
-		}
+		out = pfd[1];
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		err_msg("fork: %s", strerror(errno));
-		if (logfd >= 0)
-			close(logfd);
+		if (o->pipe_rd) {
+			close(pfd[0]);
+			close(pfd[1]);
+		}
 		return -1;
 	}
 	if (pid == 0) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (logfd >= 0) {
-			dup2(logfd, 1);
-			dup2(logfd, 2);
-		}
-		if (cwd && chdir(cwd)) {
-			fprintf(stderr, "cannot chdir to %s: %s\n", cwd, strerror(errno));
-			_exit(127);
-		}
-		int devnull = open("/dev/null", O_RDONLY);
+		int devnull = open("/dev/null", O_RDWR);
 
+		if (o->group) {
+			setpgid(0, 0);
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+		}
 		if (devnull >= 0)
 			dup2(devnull, 0);
+		if (out >= 0)
+			dup2(out, 1);
+		if (o->quiet_err && devnull >= 0)
+			dup2(devnull, 2);
+		else if (out >= 0)
+			dup2(out, 2);
+		if (o->cwd && chdir(o->cwd)) {
+			fprintf(stderr, "cannot chdir to %s: %s\n", o->cwd, strerror(errno));
+			_exit(127);
+		}
 		execvp(argv[0], argv);
-		dprintf(logfd >= 0 ? logfd : 2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	setpgid(pid, pid);
+	if (o->group)
+		setpgid(pid, pid);
+	if (o->pipe_rd) {
+		close(pfd[1]);
+		*o->pipe_rd = pfd[0];
+	}
+	return pid;
+}
+
+int run_cmd(char *const argv[], const char *cwd, const char *log, tick_fn tick, void *arg)
+{
+	struct spawn_opts o = { .cwd = cwd, .out_fd = -1, .group = true };
+	pid_t pid;
+	int status = 0;
+	uint64_t last_tick = now_ns();
+
+	if (log) {
+		o.out_fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (o.out_fd < 0) {
+			err_msg("%s: %s", log, strerror(errno));
+			return -1;
+		}
+	}
+	pid = spawn_cmd(argv, &o);
+	if (pid < 0) {
+		err_msg("fork: %s", strerror(errno));
+		if (o.out_fd >= 0)
+			close(o.out_fd);
+		return -1;
+	}
 	for (;;) {
 		pid_t r;
 
@@ -434,48 +464,29 @@ int run_cmd(char *const argv[], const char *cwd, const char *log, tick_fn tick, 
 			last_tick = now_ns();
 		}
 	}
-	if (logfd >= 0)
-		close(logfd);
+	if (o.out_fd >= 0)
+		close(o.out_fd);
 	return status;
 }
 
 char *cmd_output(char *const argv[], int *status_out)
 {
-	int pfd[2];
-	pid_t pid;
+	int rd;
+	struct spawn_opts o = { .out_fd = -1, .pipe_rd = &rd, .quiet_err = true };
+	pid_t pid = spawn_cmd(argv, &o);
 	struct strbuf sb;
 	char buf[8192];
 	ssize_t n;
 	int status;
 
-	if (pipe(pfd))
+	if (pid < 0)
 		return NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return NULL;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
-
-		dup2(pfd[1], 1);
-		if (devnull >= 0) {
-			dup2(devnull, 0);
-			dup2(devnull, 2);
-		}
-		close(pfd[0]);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(pfd[1]);
 	sb_init(&sb);
-	while ((n = read(pfd[0], buf, sizeof(buf) - 1)) > 0) {
+	while ((n = read(rd, buf, sizeof(buf) - 1)) > 0) {
 		buf[n] = '\0';
 		sb_add(&sb, buf);
 	}
-	close(pfd[0]);
+	close(rd);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	*status_out = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -57,6 +58,22 @@ char *abs_path(const char *path);
 uint64_t now_ns(void);
 /* "1:05" / "12:04:33": elapsed-time display. */
 void fmt_duration(char *buf, size_t len, double seconds);
+
+/*
+ * Starts argv (looked up in PATH) with stdin from /dev/null. stdout goes to
+ * out_fd, or to a new pipe whose read end is returned in *pipe_rd when
+ * pipe_rd is set, or is inherited (out_fd -1); stderr goes where stdout
+ * goes, or to /dev/null with quiet_err. A group child leads its own process
+ * group (so that a signal reaches all it starts) and is killed when we die.
+ * Returns the pid, or -1.
+ */
+struct spawn_opts {
+	const char *cwd;
+	int out_fd;
+	int *pipe_rd;
+	bool quiet_err, group;
+};
+pid_t spawn_cmd(char *const argv[], const struct spawn_opts *o);
 
 /*
  * Runs argv, appending stdout and stderr to log (NULL: inherit). Polls so

@@ -66,37 +66,12 @@ void vm_argv(const struct vm_config *c, struct strlist *a)
 	}
 }
 
+/* QEMU in its own process group, its console (stdout and stderr) on a pipe. */
 static pid_t spawn(char *const argv[], int *outfd)
 {
-	int pfd[2];
-	pid_t pid;
+	struct spawn_opts o = { .out_fd = -1, .pipe_rd = outfd, .group = true };
 
-	if (pipe2(pfd, O_CLOEXEC))
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		execv(argv[0], argv);
-		dprintf(1, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	close(pfd[1]);
-	*outfd = pfd[0];
-	return pid;
+	return spawn_cmd(argv, &o);
 }
 
 struct watch {
