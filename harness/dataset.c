@@ -102,6 +102,30 @@ char *ds_run_path(const struct dataset *ds, const struct ds_run *r, const char *
 	return xasprintf("%s/runs/%s/%s", ds->dir, r->name, rel);
 }
 
+bool ds_open_csv(struct csv *c, const struct dataset *ds, struct ds_run *r, const char *rel,
+		 const char *const *cols, size_t n, int *idx, bool *missing)
+{
+	char *path = ds_run_path(ds, r, rel);
+	int rc = csv_open(c, path);
+
+	free(path);
+	*missing = rc != 0;
+	if (rc)
+		return false;
+	if (!csv_cols(c, cols, n, idx)) {
+		struct strbuf want;
+
+		sb_init(&want);
+		for (size_t i = 0; i < n; i++)
+			sb_addf(&want, "%s%s", i ? "," : "", cols[i]);
+		ds_problem(r, rel, "no header with %s", want.buf);
+		sb_free(&want);
+		csv_close(c);
+		return false;
+	}
+	return true;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -23,6 +23,14 @@ char *ds_run_path(const struct dataset *ds, const struct ds_run *r, const char *
 /* The names in a directory, sorted, without dot files. */
 void ds_list_dir(const char *path, struct strlist *out);
 
+/*
+ * Opens the run's file rel as CSV and finds its columns: false, silently,
+ * if the file is missing (*missing set), and false with a problem if a
+ * column is.
+ */
+bool ds_open_csv(struct csv *c, const struct dataset *ds, struct ds_run *r, const char *rel,
+		 const char *const *cols, size_t n, int *idx, bool *missing);
+
 /* Grows *v (element size) so that one more element fits; returns it zeroed. */
 void *ds_grow(void *vp, size_t *n, size_t *cap, size_t size);
 

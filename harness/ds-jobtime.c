@@ -8,20 +8,12 @@ void ds_read_jobtime(struct dataset *ds, size_t ri)
 {
 	static const char *const cols[] = { "name", "elapsed_s", "user_s", "sys_s" };
 	struct ds_run *r = &ds->runs[ri];
-	char *path = ds_run_path(ds, r, "jobtime.csv");
 	struct csv c;
 	int col[4];
+	bool missing;
 
-	if (csv_open(&c, path)) {
-		free(path);
+	if (!ds_open_csv(&c, ds, r, "jobtime.csv", cols, 4, col, &missing))
 		return;
-	}
-	free(path);
-	if (!csv_cols(&c, cols, 4, col)) {
-		ds_problem(r, "jobtime.csv", "no header name,elapsed_s,user_s,sys_s");
-		csv_close(&c);
-		return;
-	}
 	while (csv_next(&c)) {
 		double v[3];
 		bool ok = csv_field(&c, col[0]) != NULL;

@@ -23,22 +23,13 @@ static void add_sample(struct dataset *ds, size_t ri, double t, const char *src,
 void ds_read_samples(struct dataset *ds, size_t ri)
 {
 	static const char *const cols[] = { "uptime", "source", "name", "value" };
-	struct ds_run *r = &ds->runs[ri];
-	char *path = ds_run_path(ds, r, "samples.csv");
 	double t0 = -1, t_hits = -1, hits = 0, prev_hits = -1, prev_misses = -1;
 	struct csv c;
 	int col[4];
+	bool missing;
 
-	if (csv_open(&c, path)) {
-		free(path);
+	if (!ds_open_csv(&c, ds, &ds->runs[ri], "samples.csv", cols, 4, col, &missing))
 		return;
-	}
-	free(path);
-	if (!csv_cols(&c, cols, 4, col)) {
-		ds_problem(r, "samples.csv", "no header uptime,source,name,value");
-		csv_close(&c);
-		return;
-	}
 	while (csv_next(&c)) {
 		const char *src = csv_field(&c, col[1]), *name = csv_field(&c, col[2]);
 		double t, v;
