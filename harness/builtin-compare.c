@@ -4,7 +4,7 @@
  */
 #include "builtin.h"
 #include "dataset.h"
-#include "report.h"
+#include "report-table.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -30,7 +30,10 @@ int cmd_compare(int argc, char **argv, struct cmb_env *env)
 	const char *output = NULL;
 	struct dataset ds[2];
 	struct strbuf errs = { 0 }, txt = { 0 }, md = { 0 };
-	size_t matched = 0;
+	size_t matched = 0, nsecs = 0;
+	struct report_col **secs = NULL;
+	struct strlist labels = { 0 };
+	struct tables ts = { 0 };
 	int c, ret = 0;
 
 	(void)env;
@@ -65,8 +68,8 @@ int cmd_compare(int argc, char **argv, struct cmb_env *env)
 	sb_addf(&md, "# cmabench compare\n\n- A: `%s`\n- B: `%s`\n\n", ds[0].run_id, ds[1].run_id);
 	for (size_t s = 0; s < ds[0].sections.n; s++) {
 		const char *sec = ds[0].sections.v[s];
-		char *la, *lb;
-		struct report_col cols[2];
+		struct report_col *cols;
+		char *heading;
 
 		if (!sl_has(&ds[1].sections, sec)) {
 			sb_addf(&txt, "section %s: only in A\n\n", sec);
@@ -74,16 +77,26 @@ int cmd_compare(int argc, char **argv, struct cmb_env *env)
 			continue;
 		}
 		matched++;
-		la = xasprintf("A:%s", sec);
-		lb = xasprintf("B:%s", sec);
-		cols[0] = (struct report_col){ la, &ds[0], sec };
-		cols[1] = (struct report_col){ lb, &ds[1], sec };
-		sb_addf(&txt, "== section %s\n\n", sec);
-		sb_addf(&md, "## Section %s\n\n", sec);
-		report_tables(cols, 2, &txt, &md);
-		free(la);
-		free(lb);
+		/* Tables point at their columns until they are rendered. */
+		cols = xcalloc(2, sizeof(*cols));
+		sl_addf(&labels, "A:%s", sec);
+		sl_addf(&labels, "B:%s", sec);
+		cols[0] = (struct report_col){ labels.v[labels.n - 2], &ds[0], sec };
+		cols[1] = (struct report_col){ labels.v[labels.n - 1], &ds[1], sec };
+		secs = xrealloc(secs, (nsecs + 1) * sizeof(*secs));
+		secs[nsecs++] = cols;
+		heading = xasprintf("section %s", sec);
+		tables_heading(&ts, heading);
+		free(heading);
+		report_tables(cols, 2, &ts);
 	}
+	/* One false-discovery-rate control over every section's tests. */
+	tables_render(&ts, &txt, &md);
+	tables_free(&ts);
+	for (size_t i = 0; i < nsecs; i++)
+		free(secs[i]);
+	free(secs);
+	sl_free(&labels);
 	for (size_t s = 0; s < ds[1].sections.n; s++)
 		if (!sl_has(&ds[0].sections, ds[1].sections.v[s])) {
 			sb_addf(&txt, "section %s: only in B\n\n", ds[1].sections.v[s]);

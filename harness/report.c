@@ -1,9 +1,15 @@
 /*
- * Comparison tables (see report.h). Only runs whose status is "ok" give
- * samples; latencies are those of successful allocations; a run's
- * problems are listed, never averaged in.
+ * Comparison tables (see report.h). The run (one VM) is the unit of
+ * replication: every tested statistic is computed per run first (a run's
+ * median, p99, mean, success rate, throughput, counter delta) and the
+ * columns are compared on those per-run values (Mann-Whitney U), each
+ * statistic with its own test; the false-discovery rate over all tests of
+ * a report is controlled with Benjamini-Hochberg (report-table.c). Failed
+ * allocations stay in: latency statistics are over every request, with
+ * the success rate beside them. Only runs that ended "ok" count; the
+ * others are named, never averaged in.
  */
-#include "report.h"
+#include "report-table.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -44,168 +50,25 @@ static double dv_mean(const struct dvec *d)
 	return s / d->n;
 }
 
-/* ---- a table ------------------------------------------------------------- */
-
-struct trow {
-	char *label;
-	const char *better;         /* "lower", "higher" or "" */
-	char **cells;
-};
-
-struct table {
-	char *title;
-	size_t ncols;
-	const struct report_col *cols;
-	struct trow *rows;
-	size_t nrows;
-};
-
-static void table_init(struct table *t, const struct report_col *cols, size_t ncols,
-		       const char *title)
+static double dv_median(const struct dvec *d)
 {
-	memset(t, 0, sizeof(*t));
-	t->title = xstrdup(title);
-	t->cols = cols;
-	t->ncols = ncols;
+	struct summary s;
+
+	stats_summary(d->v, d->n, &s);
+	return s.p50;
 }
 
-static struct trow *table_row(struct table *t, const char *label, const char *better)
+static void dv_range(const struct dvec *d, double *lo, double *hi)
 {
-	struct trow *r;
-
-	t->rows = xrealloc(t->rows, (t->nrows + 1) * sizeof(*t->rows));
-	r = &t->rows[t->nrows++];
-	r->label = xstrdup(label);
-	r->better = better;
-	r->cells = xcalloc(t->ncols, sizeof(*r->cells));
-	return r;
-}
-
-static void table_free(struct table *t)
-{
-	for (size_t i = 0; i < t->nrows; i++) {
-		for (size_t c = 0; c < t->ncols; c++)
-			free(t->rows[i].cells[c]);
-		free(t->rows[i].cells);
-		free(t->rows[i].label);
-	}
-	free(t->rows);
-	free(t->title);
-}
-
-/*
- * A metric row: baseline "value", others "value (+x.xx%)" or, when sig[c],
- * "value *+x.xx%*". NAN prints "-".
- */
-static void metric_row(struct table *t, const char *label, const char *better, int prec,
-		       const double *v, const bool *sig)
-{
-	struct trow *r = table_row(t, label, better);
-
-	for (size_t c = 0; c < t->ncols; c++) {
-		char num[64];
-
-		if (isnan(v[c])) {
-			r->cells[c] = xstrdup("-");
-			continue;
-		}
-		snprintf(num, sizeof(num), "%.*f", prec, v[c]);
-		if (c == 0 || isnan(v[0]))
-			r->cells[c] = xstrdup(num);
-		else if (v[0] == 0)
-			r->cells[c] = xasprintf("%s (%s)", num, v[c] == 0 ? "+0.00%" : "n/a");
-		else if (sig && sig[c])
-			r->cells[c] = xasprintf("%s *%+.2f%%*", num, (v[c] - v[0]) / fabs(v[0]) * 100);
-		else
-			r->cells[c] = xasprintf("%s (%+.2f%%)", num, (v[c] - v[0]) / fabs(v[0]) * 100);
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < d->n; i++) {
+		*lo = d->v[i] < *lo ? d->v[i] : *lo;
+		*hi = d->v[i] > *hi ? d->v[i] : *hi;
 	}
 }
 
-/* A row of free text, one cell per column. */
-static struct trow *text_row(struct table *t, const char *label)
-{
-	struct trow *r = table_row(t, label, "");
-
-	for (size_t c = 0; c < t->ncols; c++)
-		r->cells[c] = xstrdup("-");
-	return r;
-}
-
-static void set_cell(struct trow *r, size_t c, char *s)
-{
-	free(r->cells[c]);
-	r->cells[c] = s;
-}
-
-static size_t width(const char *s)
-{
-	return strlen(s);
-}
-
-static void render_text(const struct table *t, struct strbuf *sb)
-{
-	size_t lw = strlen("metric"), bw = strlen("better"), *cw;
-
-	if (!t->nrows)
-		return;
-	cw = xcalloc(t->ncols, sizeof(*cw));
-	for (size_t c = 0; c < t->ncols; c++)
-		cw[c] = width(t->cols[c].label);
-	for (size_t i = 0; i < t->nrows; i++) {
-		if (width(t->rows[i].label) > lw)
-			lw = width(t->rows[i].label);
-		for (size_t c = 0; c < t->ncols; c++)
-			if (width(t->rows[i].cells[c]) > cw[c])
-				cw[c] = width(t->rows[i].cells[c]);
-	}
-	sb_addf(sb, "%s\n", t->title);
-	sb_addf(sb, "  %-*s  %-*s", (int)lw, "", (int)bw, "better");
-	for (size_t c = 0; c < t->ncols; c++)
-		sb_addf(sb, "  %*s", (int)cw[c], t->cols[c].label);
-	sb_add(sb, "\n");
-	for (size_t i = 0; i < t->nrows; i++) {
-		sb_addf(sb, "  %-*s  %-*s", (int)lw, t->rows[i].label, (int)bw, t->rows[i].better);
-		for (size_t c = 0; c < t->ncols; c++)
-			sb_addf(sb, "  %*s", (int)cw[c], t->rows[i].cells[c]);
-		/* no trailing blanks */
-		while (sb->len && sb->buf[sb->len - 1] == ' ')
-			sb->buf[--sb->len] = '\0';
-		sb_add(sb, "\n");
-	}
-	sb_add(sb, "\n");
-	free(cw);
-}
-
-static void render_md(const struct table *t, struct strbuf *sb)
-{
-	if (!t->nrows)
-		return;
-	sb_addf(sb, "### %s\n\n| metric | better |", t->title);
-	for (size_t c = 0; c < t->ncols; c++)
-		sb_addf(sb, " %s |", t->cols[c].label);
-	sb_add(sb, "\n|---|---|");
-	for (size_t c = 0; c < t->ncols; c++)
-		sb_add(sb, "---:|");
-	sb_add(sb, "\n");
-	for (size_t i = 0; i < t->nrows; i++) {
-		sb_addf(sb, "| %s | %s |", t->rows[i].label, t->rows[i].better);
-		for (size_t c = 0; c < t->ncols; c++)
-			sb_addf(sb, " %s |", t->rows[i].cells[c]);
-		sb_add(sb, "\n");
-	}
-	sb_add(sb, "\n");
-}
-
-static void emit(struct table *t, struct strbuf *txt, struct strbuf *md)
-{
-	if (txt)
-		render_text(t, txt);
-	if (md)
-		render_md(t, md);
-	table_free(t);
-}
-
-/* ---- samples ------------------------------------------------------------- */
+/* ---- runs ---------------------------------------------------------------- */
 
 static bool col_run(const struct report_col *c, size_t run)
 {
@@ -214,18 +77,80 @@ static bool col_run(const struct report_col *c, size_t run)
 	return ds_run_ok(r) && !strcmp(r->section, c->section);
 }
 
+/*
+ * A tested row: pr[c] holds column c's per-run values; the row shows
+ * their median (agg_mean: their mean), and each column is tested against
+ * the baseline on them.
+ */
+static void tested_row(struct tables *ts, struct table *t, const char *label,
+		       const char *better, int prec, const struct dvec *pr, bool agg_mean)
+{
+	double *v = xcalloc(t->ncols, sizeof(*v));
+	struct trow *r;
+	bool any = false;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		v[c] = agg_mean ? dv_mean(&pr[c]) : dv_median(&pr[c]);
+		any |= pr[c].n > 0;
+	}
+	if (!any) {
+		free(v);
+		return;
+	}
+	r = table_values(t, label, better, prec, v);
+	for (size_t c = 1; c < t->ncols; c++) {
+		struct mann_whitney mw;
+		double alo, ahi, blo, bhi;
+
+		if (!pr[0].n || !pr[c].n)
+			continue;
+		stats_mann_whitney(pr[0].v, pr[0].n, pr[c].v, pr[c].n, &mw);
+		dv_range(&pr[0], &alo, &ahi);
+		dv_range(&pr[c], &blo, &bhi);
+		/* Ranges one inside the other overlap entirely: never a mark. */
+		r->cells[c].test = tests_add(&ts->tests, mw.p,
+					     !((alo <= blo && bhi <= ahi) || (blo <= alo && ahi <= bhi)));
+	}
+	free(v);
+}
+
+/* "lo–hi" of per-run values (the spread behind a median), or "-". */
+static void spread_row(struct table *t, const char *label, const struct dvec *pr, int prec)
+{
+	struct trow *r = table_text(t, label);
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		double lo, hi;
+
+		if (!pr[c].n)
+			continue;
+		dv_range(&pr[c], &lo, &hi);
+		table_set(r, c, xasprintf("%.*f-%.*f", prec, lo, prec, hi));
+	}
+}
+
+static struct dvec *dvecs(size_t n)
+{
+	return xcalloc(n, sizeof(struct dvec));
+}
+
+static void dvecs_free(struct dvec *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dv_free(&d[i]);
+	free(d);
+}
+
+/* ---- allocations ------------------------------------------------------------ */
+
 enum lat_side { USER, KERNEL };
 
-static void alloc_samples(const struct report_col *c, long long pages, enum lat_side side,
-			  struct dvec *out)
+/* A request's latency on a side in us, NAN where that side was not measured. */
+static double lat_us(const struct ds_alloc *a, enum lat_side side)
 {
-	for (size_t i = 0; i < c->ds->nallocs; i++) {
-		const struct ds_alloc *a = &c->ds->allocs[i];
-		long long v = side == USER ? a->user_ns : a->kernel_ns;
+	long long v = side == USER ? a->user_ns : a->kernel_ns;
 
-		if (a->pages == pages && a->success && v != DS_NONE && col_run(c, a->run))
-			dv_add(out, v / 1000.0);
-	}
+	return v == DS_NONE ? NAN : v / 1000.0;
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -261,105 +186,127 @@ static size_t all_sizes(const struct report_col *cols, size_t ncols, long long *
 	return n;
 }
 
-/* Mann-Whitney of every column against the baseline: sig[c] when p < alpha. */
-static void compare_samples(const struct dvec *s, size_t ncols, bool *sig, double *p)
-{
-	for (size_t c = 0; c < ncols; c++) {
-		struct mann_whitney mw;
+/* Per-run statistics of one size on one side, for every ok run of a column. */
+struct lat_runs {
+	struct dvec p50, p99, mean, ok, retries;
+	size_t requests, failed;
+	double max;
+};
 
-		sig[c] = false;
-		p[c] = NAN;
-		if (!c)
+/* A run's p99 needs this many requests to be more than its maximum. */
+#define P99_MIN_REQUESTS 100
+
+static void lat_runs(const struct report_col *c, long long pages, enum lat_side side,
+		     struct lat_runs *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->max = NAN;
+	for (size_t run = 0; run < c->ds->nruns; run++) {
+		struct dvec v = { 0 }, rt = { 0 };
+		size_t ok = 0;
+		struct summary s;
+
+		if (!col_run(c, run))
 			continue;
-		stats_mann_whitney(s[0].v, s[0].n, s[c].v, s[c].n, &mw);
-		if (s[0].n && s[c].n) {
-			p[c] = mw.p;
-			sig[c] = mw.p < REPORT_ALPHA;
+		for (size_t i = 0; i < c->ds->nallocs; i++) {
+			const struct ds_alloc *a = &c->ds->allocs[i];
+			double x = lat_us(a, side);
+
+			if (a->run != run || a->pages != pages || isnan(x))
+				continue;
+			dv_add(&v, x);
+			ok += a->success;
+			if (a->retries != DS_NONE)
+				dv_add(&rt, (double)a->retries);
 		}
+		if (v.n) {
+			stats_summary(v.v, v.n, &s);
+			dv_add(&o->p50, s.p50);
+			dv_add(&o->mean, s.mean);
+			if (v.n >= P99_MIN_REQUESTS)
+				dv_add(&o->p99, s.p99);
+			dv_add(&o->ok, 100.0 * ok / v.n);
+			o->requests += v.n;
+			o->failed += v.n - ok;
+			o->max = isnan(o->max) || s.max > o->max ? s.max : o->max;
+		}
+		if (rt.n)
+			dv_add(&o->retries, dv_mean(&rt));
+		dv_free(&v);
+		dv_free(&rt);
 	}
 }
 
-/* The rows of one sample set per column: summary, test, bootstrap. */
-static void summary_rows(struct table *t, struct dvec *s, const char *better, bool extended)
+/* "5 runs, 200 requests (3 failed)" per column. */
+static void count_row(struct table *t, const char *what, const size_t *runs, const size_t *items,
+		      const size_t *failed)
 {
-	size_t n = t->ncols;
-	struct summary *sm = xcalloc(n, sizeof(*sm));
-	double *v = xcalloc(n, sizeof(*v)), *p = xcalloc(n, sizeof(*p));
-	bool *sig = xcalloc(n, sizeof(*sig));
-	struct trow *r;
+	struct trow *r = table_text(t, "runs: requests");
 
-	for (size_t c = 0; c < n; c++)
-		stats_summary(s[c].v, s[c].n, &sm[c]);
-	compare_samples(s, n, sig, p);
-#define ROW(label, field, marked) do { \
-		for (size_t c = 0; c < n; c++) \
-			v[c] = sm[c].field; \
-		metric_row(t, label, better, 2, v, (marked) ? sig : NULL); \
-	} while (0)
-	r = text_row(t, "n");
-	for (size_t c = 0; c < n; c++)
-		set_cell(r, c, xasprintf("%zu", s[c].n));
-	ROW("min", min, false);
-	ROW("p50", p50, true);
-	if (extended)
-		ROW("p90", p90, false);
-	ROW("p99", p99, false);
-	if (extended)
-		ROW("p99.9", p999, false);
-	ROW("max", max, false);
-	ROW("mean", mean, true);
-	if (extended)
-		ROW("stddev", sd, false);
-#undef ROW
-	if (n > 1) {
-		r = text_row(t, "Mann-Whitney p");
-		for (size_t c = 1; c < n; c++)
-			if (!isnan(p[c]))
-				set_cell(r, c, xasprintf("%.4f", p[c]));
-		r = text_row(t, "p50 ratio [95% CI]");
-		for (size_t c = 1; c < n; c++) {
-			double ratio, lo, hi;
-
-			if (!stats_bootstrap_median_ratio(s[0].v, s[0].n, s[c].v, s[c].n,
-							  REPORT_BOOT_ITERS, REPORT_BOOT_SEED,
-							  REPORT_ALPHA, &ratio, &lo, &hi))
-				set_cell(r, c, xasprintf("%.3f [%.3f, %.3f]", ratio, lo, hi));
-		}
-	}
-	free(sm);
-	free(v);
-	free(p);
-	free(sig);
+	free(r->label);
+	r->label = xasprintf("runs: %s", what);
+	for (size_t c = 0; c < t->ncols; c++)
+		if (runs[c])
+			table_set(r, c, failed[c] ? xasprintf("%zu: %zu (%zu failed)", runs[c], items[c],
+							      failed[c])
+						  : xasprintf("%zu: %zu", runs[c], items[c]));
 }
 
-static void latency_tables(const struct report_col *cols, size_t ncols, long long pages,
-			   enum lat_side side, struct strbuf *txt, struct strbuf *md)
+static void latency_table(struct tables *ts, const struct report_col *cols, size_t ncols,
+			  long long pages, enum lat_side side)
 {
-	struct dvec *s = xcalloc(ncols, sizeof(*s));
-	struct table t;
-	char *title;
-	size_t any = 0;
+	struct lat_runs *lr = xcalloc(ncols, sizeof(*lr));
+	struct dvec *p50 = dvecs(ncols), *p99 = dvecs(ncols), *mean = dvecs(ncols);
+	struct dvec *ok = dvecs(ncols), *rt = dvecs(ncols);
+	size_t *runs = xcalloc(ncols, sizeof(size_t)), *reqs = xcalloc(ncols, sizeof(size_t));
+	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0;
+	double *max = xcalloc(ncols, sizeof(double));
+	char *title = xasprintf("allocation latency, %lld pages, %s (us; every request, failed "
+				"ones too)", pages,
+				side == USER ? "user-side" : "kernel-side (cma_alloc_start..finish)");
+	struct table *t = tables_add(ts, cols, ncols, title);
 
-	for (size_t c = 0; c < ncols; c++) {
-		alloc_samples(&cols[c], pages, side, &s[c]);
-		any += s[c].n;
-	}
-	title = xasprintf("allocation latency, %lld pages, %s (us)", pages,
-			  side == USER ? "user-side" : "kernel-side (cma_alloc_start..finish)");
-	table_init(&t, cols, ncols, title);
 	free(title);
-	if (any)
-		summary_rows(&t, s, "lower", false);
-	emit(&t, txt, md);
-	for (size_t c = 0; c < ncols; c++)
-		dv_free(&s[c]);
-	free(s);
+	for (size_t c = 0; c < ncols; c++) {
+		lat_runs(&cols[c], pages, side, &lr[c]);
+		/* the vectors move into the row helpers' shape */
+		p50[c] = lr[c].p50;
+		p99[c] = lr[c].p99;
+		mean[c] = lr[c].mean;
+		ok[c] = lr[c].ok;
+		rt[c] = lr[c].retries;
+		runs[c] = lr[c].p50.n;
+		reqs[c] = lr[c].requests;
+		failed[c] = lr[c].failed;
+		max[c] = lr[c].max;
+		any += reqs[c];
+	}
+	if (any) {
+		count_row(t, "requests", runs, reqs, failed);
+		tested_row(ts, t, "success % (mean of runs)", "higher", 1, ok, true);
+		spread_row(t, "run success %", ok, 0);
+		tested_row(ts, t, "p50 (median of run p50s)", "lower", 2, p50, false);
+		spread_row(t, "run p50s", p50, 0);
+		tested_row(ts, t, "p99 (median of run p99s, runs of >= 100)", "lower", 2, p99, false);
+		tested_row(ts, t, "mean (mean of run means)", "lower", 2, mean, true);
+		table_values(t, "max (any request)", "lower", 2, max);
+		if (side == KERNEL)
+			tested_row(ts, t, "busy retries/request (mean of runs)", "lower", 2, rt, true);
+	}
+	tables_drop_empty(ts);
+	dvecs_free(p50, ncols);
+	dvecs_free(p99, ncols);
+	dvecs_free(mean, ncols);
+	dvecs_free(ok, ncols);
+	dvecs_free(rt, ncols);
+	free(lr);
+	free(runs);
+	free(reqs);
+	free(failed);
+	free(max);
 }
 
-/*
- * The data set's bursts (dataset.h defines them) of a column in us; bursts
- * with a failed request are counted apart.
- */
+/* Every burst (dataset.h defines them) of a column's ok runs, in us; failed ones too. */
 static void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed)
 {
 	for (size_t i = 0; i < c->ds->nbursts; i++) {
@@ -367,44 +314,61 @@ static void burst_samples(const struct report_col *c, struct dvec *out, size_t *
 
 		if (!col_run(c, b->run))
 			continue;
-		if (b->failed)
-			(*failed)++;
-		else
-			dv_add(out, b->latency_ns / 1000.0);
+		dv_add(out, b->latency_ns / 1000.0);
+		*failed += b->failed > 0;
 	}
 }
 
-static void burst_table(const struct report_col *cols, size_t ncols, struct strbuf *txt,
-			struct strbuf *md)
+static void burst_table(struct tables *ts, const struct report_col *cols, size_t ncols)
 {
-	struct dvec *s = xcalloc(ncols, sizeof(*s));
-	size_t *failed = xcalloc(ncols, sizeof(*failed)), any = 0;
-	struct table t;
+	struct dvec *p50 = dvecs(ncols), *ok = dvecs(ncols);
+	size_t *runs = xcalloc(ncols, sizeof(size_t)), *n = xcalloc(ncols, sizeof(size_t));
+	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0;
+	struct table *t = tables_add(ts, cols, ncols,
+				     "burst latency, first request's start to last request's end "
+				     "(us; failed bursts too)");
 
-	for (size_t c = 0; c < ncols; c++) {
-		burst_samples(&cols[c], &s[c], &failed[c]);
-		any += s[c].n + failed[c];
-	}
-	if (any) {
-		struct trow *r;
-
-		table_init(&t, cols, ncols,
-			   "burst latency, first request's start to last request's end (us)");
-		summary_rows(&t, s, "lower", true);
-		r = text_row(&t, "bursts with a failed request");
-		for (size_t c = 0; c < ncols; c++)
-			set_cell(r, c, xasprintf("%zu", failed[c]));
-		emit(&t, txt, md);
-	}
 	for (size_t c = 0; c < ncols; c++)
-		dv_free(&s[c]);
-	free(s);
+		for (size_t run = 0; run < cols[c].ds->nruns; run++) {
+			struct dvec d = { 0 };
+			size_t f = 0;
+
+			if (!col_run(&cols[c], run))
+				continue;
+			for (size_t i = 0; i < cols[c].ds->nbursts; i++) {
+				const struct ds_burst *b = &cols[c].ds->bursts[i];
+
+				if (b->run == run) {
+					dv_add(&d, b->latency_ns / 1000.0);
+					f += b->failed > 0;
+				}
+			}
+			if (d.n) {
+				dv_add(&p50[c], dv_median(&d));
+				dv_add(&ok[c], 100.0 * (d.n - f) / d.n);
+				runs[c]++;
+				n[c] += d.n;
+				failed[c] += f;
+				any += d.n;
+			}
+			dv_free(&d);
+		}
+	if (any) {
+		count_row(t, "bursts", runs, n, failed);
+		tested_row(ts, t, "bursts without a failure % (mean of runs)", "higher", 1, ok, true);
+		tested_row(ts, t, "p50 (median of run p50s)", "lower", 2, p50, false);
+		spread_row(t, "run p50s", p50, 0);
+	}
+	tables_drop_empty(ts);
+	dvecs_free(p50, ncols);
+	dvecs_free(ok, ncols);
+	free(runs);
+	free(n);
 	free(failed);
 }
 
-/* Each timed foreground job (jobtime.csv): its elapsed time per run, and CPU time. */
-static void job_tables(const struct report_col *cols, size_t ncols, struct strbuf *txt,
-		       struct strbuf *md)
+/* Each timed foreground job (jobtime.csv): elapsed, user and sys seconds per run. */
+static void job_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
 {
 	struct strlist names = { 0 };
 
@@ -414,122 +378,36 @@ static void job_tables(const struct report_col *cols, size_t ncols, struct strbu
 			    !sl_has(&names, cols[c].ds->jobs[i].name))
 				sl_add(&names, cols[c].ds->jobs[i].name);
 	for (size_t k = 0; k < names.n; k++) {
-		struct dvec *s = xcalloc(ncols, sizeof(*s)), *u = xcalloc(ncols, sizeof(*u));
-		struct dvec *sy = xcalloc(ncols, sizeof(*sy));
-		double *v = xcalloc(ncols, sizeof(*v));
-		struct table t;
-		char *title = xasprintf("timed job %s: elapsed (s), one value per run", names.v[k]);
+		struct dvec *e = dvecs(ncols), *u = dvecs(ncols), *sy = dvecs(ncols);
+		char *title = xasprintf("timed job %s (s, one value per run)", names.v[k]);
+		struct table *t = tables_add(ts, cols, ncols, title);
+		struct trow *r = table_text(t, "runs");
 
-		for (size_t c = 0; c < ncols; c++)
+		for (size_t c = 0; c < ncols; c++) {
 			for (size_t i = 0; i < cols[c].ds->njobs; i++) {
 				const struct ds_job *j = &cols[c].ds->jobs[i];
 
 				if (!col_run(&cols[c], j->run) || strcmp(j->name, names.v[k]))
 					continue;
-				dv_add(&s[c], j->elapsed_s);
+				dv_add(&e[c], j->elapsed_s);
 				dv_add(&u[c], j->user_s);
 				dv_add(&sy[c], j->sys_s);
 			}
-		table_init(&t, cols, ncols, title);
-		summary_rows(&t, s, "lower", false);
-		for (size_t c = 0; c < ncols; c++)
-			v[c] = dv_mean(&u[c]);
-		metric_row(&t, "user (s, mean)", "lower", 2, v, NULL);
-		for (size_t c = 0; c < ncols; c++)
-			v[c] = dv_mean(&sy[c]);
-		metric_row(&t, "sys (s, mean)", "lower", 2, v, NULL);
-		emit(&t, txt, md);
-		for (size_t c = 0; c < ncols; c++) {
-			dv_free(&s[c]);
-			dv_free(&u[c]);
-			dv_free(&sy[c]);
+			table_set(r, c, xasprintf("%zu", e[c].n));
 		}
-		free(s);
-		free(u);
-		free(sy);
-		free(v);
+		tested_row(ts, t, "elapsed (median of runs)", "lower", 2, e, false);
+		spread_row(t, "elapsed of runs", e, 2);
+		tested_row(ts, t, "user (mean of runs)", "lower", 2, u, true);
+		tested_row(ts, t, "sys (mean of runs)", "lower", 2, sy, true);
+		dvecs_free(e, ncols);
+		dvecs_free(u, ncols);
+		dvecs_free(sy, ncols);
 		free(title);
 	}
 	sl_free(&names);
 }
 
-/* Success rate with its Wilson interval, and busy retries. */
-static void success_table(const struct report_col *cols, size_t ncols, const long long *sizes,
-			  size_t nsizes, struct strbuf *txt, struct strbuf *md)
-{
-	struct table t;
-	double *v = xcalloc(ncols, sizeof(*v)), *lo = xcalloc(ncols, sizeof(*lo));
-	double *hi = xcalloc(ncols, sizeof(*hi)), *p = xcalloc(ncols, sizeof(*p));
-	bool *sig = xcalloc(ncols, sizeof(*sig));
-	struct dvec *rs = xcalloc(ncols, sizeof(*rs));
-
-	table_init(&t, cols, ncols, "allocation success and busy retries");
-	for (size_t z = 0; z < nsizes; z++) {
-		char *label;
-		struct trow *r;
-
-		for (size_t c = 0; c < ncols; c++) {
-			unsigned long k = 0, n = 0;
-
-			for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
-				const struct ds_alloc *a = &cols[c].ds->allocs[i];
-
-				if (a->pages != sizes[z] || !col_run(&cols[c], a->run))
-					continue;
-				n++;
-				k += a->success;
-				if (a->retries != DS_NONE)
-					dv_add(&rs[c], (double)a->retries);
-			}
-			v[c] = n ? 100.0 * k / n : NAN;
-			stats_wilson(k, n, REPORT_ALPHA, &lo[c], &hi[c]);
-			/* significant: the 95% Wilson intervals do not overlap */
-			sig[c] = c && n && !isnan(v[0]) && (lo[c] > hi[0] || hi[c] < lo[0]);
-		}
-		label = xasprintf("%lld pages: success %%", sizes[z]);
-		metric_row(&t, label, "higher", 2, v, sig);
-		free(label);
-		label = xasprintf("%lld pages: success 95%% CI", sizes[z]);
-		r = text_row(&t, label);
-		free(label);
-		for (size_t c = 0; c < ncols; c++)
-			if (!isnan(v[c]))
-				set_cell(r, c, xasprintf("[%.2f, %.2f]", 100 * lo[c], 100 * hi[c]));
-		for (size_t c = 0; c < ncols; c++)
-			v[c] = dv_mean(&rs[c]);
-		compare_samples(rs, ncols, sig, p);
-		label = xasprintf("%lld pages: busy retries/alloc", sizes[z]);
-		metric_row(&t, label, "lower", 3, v, sig);
-		free(label);
-		for (size_t c = 0; c < ncols; c++) {
-			double mx = NAN;
-
-			for (size_t i = 0; i < rs[c].n; i++)
-				if (isnan(mx) || rs[c].v[i] > mx)
-					mx = rs[c].v[i];
-			v[c] = mx;
-			dv_free(&rs[c]);
-		}
-		label = xasprintf("%lld pages: busy retries max", sizes[z]);
-		metric_row(&t, label, "lower", 0, v, NULL);
-		free(label);
-	}
-	emit(&t, txt, md);
-	free(v);
-	free(lo);
-	free(hi);
-	free(p);
-	free(sig);
-	free(rs);
-}
-
-/* fio: one value per repetition; the mean is shown, the test runs over repetitions. */
-struct fio_metric {
-	const char *label, *better;
-	int prec;
-	double scale;
-	int which;
-};
+/* ---- per-run metrics: fio, counters, perf ---------------------------------- */
 
 static double fio_value(const struct ds_fio *f, int which)
 {
@@ -548,78 +426,91 @@ static double fio_value(const struct ds_fio *f, int which)
 	return v == DS_NONE ? NAN : (double)v;
 }
 
-static void fio_tables(const struct report_col *cols, size_t ncols, struct strbuf *txt,
-		       struct strbuf *md)
+struct fio_metric {
+	const char *label, *better;
+	int prec;
+	double scale;
+	int which;
+	bool sum;                   /* rates of one job's rows in a run add up */
+};
+
+/* One value per run of a fio output file and job: rows summed or averaged. */
+static void fio_runs(const struct report_col *c, const char *file, const char *job,
+		     const struct fio_metric *m, struct dvec *out)
+{
+	for (size_t run = 0; run < c->ds->nruns; run++) {
+		double s = 0;
+		size_t n = 0;
+
+		if (!col_run(c, run))
+			continue;
+		for (size_t i = 0; i < c->ds->nfios; i++) {
+			const struct ds_fio *f = &c->ds->fios[i];
+			double x = fio_value(f, m->which);
+
+			if (f->run != run || strcmp(f->file, file) || strcmp(f->job, job) ||
+			    f->flags[0] || isnan(x))
+				continue;
+			s += x * m->scale;
+			n++;
+		}
+		if (n)
+			dv_add(out, m->sum ? s : s / n);
+	}
+}
+
+static void fio_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
 {
 	static const struct fio_metric m[] = {
-		{ "read iops", "higher", 1, 1, 0 },
-		{ "read bandwidth (MiB/s)", "higher", 2, 1.0 / 1048576, 1 },
-		{ "read clat p50 (us)", "lower", 2, 1e-3, 2 },
-		{ "read clat p99 (us)", "lower", 2, 1e-3, 3 },
-		{ "write iops", "higher", 1, 1, 4 },
-		{ "write bandwidth (MiB/s)", "higher", 2, 1.0 / 1048576, 5 },
-		{ "write clat p50 (us)", "lower", 2, 1e-3, 6 },
-		{ "write clat p99 (us)", "lower", 2, 1e-3, 7 },
+		{ "read iops", "higher", 1, 1, 0, true },
+		{ "read bandwidth (MiB/s)", "higher", 2, 1.0 / 1048576, 1, true },
+		{ "read clat p50 (us)", "lower", 2, 1e-3, 2, false },
+		{ "read clat p99 (us)", "lower", 2, 1e-3, 3, false },
+		{ "write iops", "higher", 1, 1, 4, true },
+		{ "write bandwidth (MiB/s)", "higher", 2, 1.0 / 1048576, 5, true },
+		{ "write clat p50 (us)", "lower", 2, 1e-3, 6, false },
+		{ "write clat p99 (us)", "lower", 2, 1e-3, 7, false },
 	};
-	struct strlist jobs = { 0 };
-	double *v = xcalloc(ncols, sizeof(*v)), *p = xcalloc(ncols, sizeof(*p));
-	bool *sig = xcalloc(ncols, sizeof(*sig));
-	struct dvec *s = xcalloc(ncols, sizeof(*s));
+	struct strlist keys = { 0 };
 
 	for (size_t c = 0; c < ncols; c++)
 		for (size_t i = 0; i < cols[c].ds->nfios; i++) {
 			const struct ds_fio *f = &cols[c].ds->fios[i];
-			char *key = xasprintf("%s", f->job);
+			char *key = xasprintf("%s\t%s", f->file, f->job);
 
-			if (col_run(&cols[c], f->run) && !sl_has(&jobs, key))
-				sl_add(&jobs, key);
+			if (col_run(&cols[c], f->run) && !sl_has(&keys, key))
+				sl_add(&keys, key);
 			free(key);
 		}
-	for (size_t j = 0; j < jobs.n; j++) {
-		struct table t;
-		char *title = xasprintf("fio job %s (mean of repetitions)", jobs.v[j]);
+	for (size_t j = 0; j < keys.n; j++) {
+		char *file = xstrdup(keys.v[j]), *job = strchr(file, '\t') + 1, *title;
+		struct table *t;
 		struct trow *r;
 
-		table_init(&t, cols, ncols, title);
+		job[-1] = '\0';
+		title = xasprintf("fio job %s of %s (one value per run)", job, file);
+		t = tables_add(ts, cols, ncols, title);
 		free(title);
-		r = text_row(&t, "n");
-		for (size_t c = 0; c < ncols; c++) {
-			size_t n = 0;
-
-			for (size_t i = 0; i < cols[c].ds->nfios; i++)
-				n += col_run(&cols[c], cols[c].ds->fios[i].run) &&
-				     !strcmp(cols[c].ds->fios[i].job, jobs.v[j]) &&
-				     !cols[c].ds->fios[i].flags[0];
-			set_cell(r, c, xasprintf("%zu", n));
-		}
+		r = table_text(t, "runs");
 		for (size_t k = 0; k < ARRAY_SIZE(m); k++) {
+			struct dvec *pr = dvecs(ncols);
 			bool any = false;
 
 			for (size_t c = 0; c < ncols; c++) {
-				for (size_t i = 0; i < cols[c].ds->nfios; i++) {
-					const struct ds_fio *f = &cols[c].ds->fios[i];
-					double x = fio_value(f, m[k].which);
-
-					if (col_run(&cols[c], f->run) && !strcmp(f->job, jobs.v[j]) &&
-					    !f->flags[0] && !isnan(x))
-						dv_add(&s[c], x * m[k].scale);
-				}
-				v[c] = dv_mean(&s[c]);
-				any |= !isnan(v[c]) && v[c] != 0;
+				fio_runs(&cols[c], file, job, &m[k], &pr[c]);
+				if (!k)
+					table_set(r, c, xasprintf("%zu", pr[c].n));
+				any |= pr[c].n && dv_mean(&pr[c]) != 0;
 			}
-			compare_samples(s, ncols, sig, p);
 			if (any)
-				metric_row(&t, m[k].label, m[k].better, m[k].prec, v, sig);
-			for (size_t c = 0; c < ncols; c++)
-				dv_free(&s[c]);
+				tested_row(ts, t, m[k].label, m[k].better, m[k].prec, pr, true);
+			if (any && k == 1)
+				spread_row(t, "read bandwidth of runs", pr, 1);
+			dvecs_free(pr, ncols);
 		}
-		emit(&t, txt, md);
+		free(file);
 	}
-	sl_free(&jobs);
-	free(v);
-	free(p);
-	free(sig);
-	free(s);
+	sl_free(&keys);
 }
 
 /* The first of names that source has in run; its delta (and after value). */
@@ -653,12 +544,18 @@ static const char *const cc_misses[] = { "misses", NULL };
 static const char *const cc_stored[] = { "cached_pages", NULL };
 static const char *const cc_pool[] = { "pool_pages", NULL };
 
+/* Only a gcma set-up has a cache: elsewhere its counters are "-". */
+static bool has_cache(const struct dataset *ds, size_t run)
+{
+	return !strcmp(ds->runs[run].setup, "gcma");
+}
+
 static double cleancache_hit_rate(const struct dataset *ds, size_t run, const void *arg)
 {
 	long long h, m;
 
 	(void)arg;
-	if (!counter_any(ds, run, "cleancache", cc_hits, &h, NULL) ||
+	if (!has_cache(ds, run) || !counter_any(ds, run, "cleancache", cc_hits, &h, NULL) ||
 	    !counter_any(ds, run, "cleancache", cc_misses, &m, NULL) || h + m <= 0)
 		return NAN;
 	return 100.0 * h / (h + m);
@@ -669,31 +566,30 @@ static double cleancache_occupancy(const struct dataset *ds, size_t run, const v
 	long long a;
 
 	(void)arg;
-	return counter_any(ds, run, "cleancache", cc_stored, NULL, &a) ? (double)a : NAN;
+	return has_cache(ds, run) && counter_any(ds, run, "cleancache", cc_stored, NULL, &a) ?
+	       (double)a : NAN;
 }
 
-/* Share of the donated pool holding cached data at the end (LSF/MM 2025 quoted ~40%). */
+/* Share of the donated pool holding cached data at the end. */
 static double cleancache_occupancy_pct(const struct dataset *ds, size_t run, const void *arg)
 {
 	long long a, pool;
 
 	(void)arg;
-	if (!counter_any(ds, run, "cleancache", cc_stored, NULL, &a) ||
+	if (!has_cache(ds, run) || !counter_any(ds, run, "cleancache", cc_stored, NULL, &a) ||
 	    !counter_any(ds, run, "cleancache", cc_pool, NULL, &pool) || pool <= 0)
 		return NAN;
 	return 100.0 * a / pool;
 }
 
-/* One row of per-run values, mean over the column's ok runs; false if no column has any. */
-static bool run_metric_row(struct table *t, const char *label, const char *better,
-			   int prec, run_value_fn fn, const void *arg)
+/* One tested row of per-run values (mean of runs); false if no column has any. */
+static bool run_metric_row(struct tables *ts, struct table *t, const char *label,
+			   const char *better, int prec, run_value_fn fn, const void *arg)
 {
-	size_t ncols = t->ncols;
-	double *v = xcalloc(ncols, sizeof(*v)), *p = xcalloc(ncols, sizeof(*p));
-	bool *sig = xcalloc(ncols, sizeof(*sig)), any = false;
-	struct dvec *s = xcalloc(ncols, sizeof(*s));
+	struct dvec *pr = dvecs(t->ncols);
+	bool any = false;
 
-	for (size_t c = 0; c < ncols; c++) {
+	for (size_t c = 0; c < t->ncols; c++) {
 		const struct dataset *ds = t->cols[c].ds;
 
 		for (size_t run = 0; run < ds->nruns; run++) {
@@ -703,20 +599,13 @@ static bool run_metric_row(struct table *t, const char *label, const char *bette
 				continue;
 			x = fn(ds, run, arg);
 			if (!isnan(x))
-				dv_add(&s[c], x);
+				dv_add(&pr[c], x);
 		}
-		v[c] = dv_mean(&s[c]);
-		any |= s[c].n > 0;
+		any |= pr[c].n > 0;
 	}
-	compare_samples(s, ncols, sig, p);
 	if (any)
-		metric_row(t, label, better, prec, v, sig);
-	for (size_t c = 0; c < ncols; c++)
-		dv_free(&s[c]);
-	free(s);
-	free(v);
-	free(p);
-	free(sig);
+		tested_row(ts, t, label, better, prec, pr, true);
+	dvecs_free(pr, t->ncols);
 	return any;
 }
 
@@ -725,7 +614,8 @@ static bool run_metric_row(struct table *t, const char *label, const char *bette
  * (every CMA area's counters, every background's perf events), labelled
  * "<label><source without prefix> <name>"; false if none had a value.
  */
-static bool source_rows(struct table *t, const char *prefix, const char *label, int prec)
+static bool source_rows(struct tables *ts, struct table *t, const char *prefix, const char *label,
+			int prec)
 {
 	struct strlist rows = { 0 };
 	size_t plen = strlen(prefix);
@@ -752,7 +642,7 @@ static bool source_rows(struct table *t, const char *prefix, const char *label, 
 		*name++ = '\0';
 		ref = (struct counter_ref){ src, name };
 		lab = xasprintf("%s%s %s", label, src + plen, name);
-		any |= run_metric_row(t, lab, strstr(name, "fail") ? "lower" : "", prec,
+		any |= run_metric_row(ts, t, lab, strstr(name, "fail") ? "lower" : "", prec,
 				      counter_delta_value, &ref);
 		free(lab);
 		free(src);
@@ -762,8 +652,7 @@ static bool source_rows(struct table *t, const char *prefix, const char *label, 
 }
 
 /* Counters: CMA sysfs, vmstat, and cleancache hit rate and occupancy. */
-static void counter_table(const struct report_col *cols, size_t ncols, struct strbuf *txt,
-			  struct strbuf *md)
+static void counter_table(struct tables *ts, const struct report_col *cols, size_t ncols)
 {
 	static const struct { struct counter_ref ref; const char *better; } plain[] = {
 		{ { "vmstat", "cma_alloc_success" }, "" },
@@ -773,54 +662,47 @@ static void counter_table(const struct report_col *cols, size_t ncols, struct st
 		{ { "vmstat", "compact_stall" }, "lower" },
 		{ { "vmstat", "workingset_refault_file" }, "lower" },
 	};
-	struct table t;
+	struct table *t = tables_add(ts, cols, ncols,
+				     "counters (delta over the run, mean of runs)");
 
-	table_init(&t, cols, ncols, "counters (delta over the run, mean of repetitions)");
-	source_rows(&t, "sys-cma/", "cma ", 1);
+	source_rows(ts, t, "sys-cma/", "cma ", 1);
 	for (size_t i = 0; i < ARRAY_SIZE(plain); i++) {
 		char *label = xasprintf("%s %s", plain[i].ref.source, plain[i].ref.name);
 
-		run_metric_row(&t, label, plain[i].better, 1, counter_delta_value, &plain[i].ref);
+		run_metric_row(ts, t, label, plain[i].better, 1, counter_delta_value, &plain[i].ref);
 		free(label);
 	}
-	run_metric_row(&t, "cleancache hit rate %", "higher", 2, cleancache_hit_rate, NULL);
-	run_metric_row(&t, "cleancache occupancy (pages, at end)", "", 1,
+	run_metric_row(ts, t, "cleancache hit rate %", "higher", 2, cleancache_hit_rate, NULL);
+	run_metric_row(ts, t, "cleancache occupancy (pages, at end)", "", 1,
 		       cleancache_occupancy, NULL);
-	run_metric_row(&t, "cleancache occupancy (% of pool, at end)", "", 1,
+	run_metric_row(ts, t, "cleancache occupancy (% of pool, at end)", "", 1,
 		       cleancache_occupancy_pct, NULL);
-	emit(&t, txt, md);
+	tables_drop_empty(ts);
 }
 
 /* perf stat around each background and fio job: every (workload, event) a column has. */
-static void perf_table(const struct report_col *cols, size_t ncols, struct strbuf *txt,
-		       struct strbuf *md)
+static void perf_table(struct tables *ts, const struct report_col *cols, size_t ncols)
 {
-	struct table t;
+	struct table *t = tables_add(ts, cols, ncols, "perf stat of the workloads (mean of runs)");
 
-	table_init(&t, cols, ncols, "perf stat of the workloads (mean of repetitions)");
-	if (source_rows(&t, "perf/", "", 0))
-		emit(&t, txt, md);
-	else
-		table_free(&t);
+	source_rows(ts, t, "perf/", "", 0);
+	tables_drop_empty(ts);
 }
 
-void report_tables(const struct report_col *cols, size_t ncols, struct strbuf *txt,
-		   struct strbuf *md)
+void report_tables(const struct report_col *cols, size_t ncols, struct tables *ts)
 {
 	long long *sizes;
 	size_t nsizes = all_sizes(cols, ncols, &sizes);
 
 	for (size_t z = 0; z < nsizes; z++) {
-		latency_tables(cols, ncols, sizes[z], USER, txt, md);
-		latency_tables(cols, ncols, sizes[z], KERNEL, txt, md);
+		latency_table(ts, cols, ncols, sizes[z], USER);
+		latency_table(ts, cols, ncols, sizes[z], KERNEL);
 	}
-	burst_table(cols, ncols, txt, md);
-	job_tables(cols, ncols, txt, md);
-	if (nsizes)
-		success_table(cols, ncols, sizes, nsizes, txt, md);
-	fio_tables(cols, ncols, txt, md);
-	counter_table(cols, ncols, txt, md);
-	perf_table(cols, ncols, txt, md);
+	burst_table(ts, cols, ncols);
+	job_tables(ts, cols, ncols);
+	fio_tables(ts, cols, ncols);
+	counter_table(ts, cols, ncols);
+	perf_table(ts, cols, ncols);
 	free(sizes);
 }
 
@@ -854,16 +736,21 @@ void report_problems(const struct dataset *ds, struct strbuf *txt, struct strbuf
 		sb_add(md, "\n");
 }
 
+/* Sections, their runs, and which runs the tables leave out and why. */
 static void sections_summary(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
 {
 	if (md)
-		sb_add(md, "| section | set-up | kernel | runs ok / all |\n|---|---|---|---:|\n");
+		sb_add(md, "| section | set-up | kernel | runs ok / all | left out |\n"
+		       "|---|---|---|---:|---|\n");
 	if (txt)
-		sb_addf(txt, "  %-20s %-10s %-10s %s\n", "section", "set-up", "kernel", "runs ok/all");
+		sb_addf(txt, "  %-20s %-10s %-10s %-11s %s\n", "section", "set-up", "kernel",
+			"runs ok/all", "left out");
 	for (size_t s = 0; s < ds->sections.n; s++) {
 		const char *setup = "?", *kernel = "?";
 		size_t ok = 0, all = 0;
+		struct strbuf out;
 
+		sb_init(&out);
 		for (size_t i = 0; i < ds->nruns; i++) {
 			const struct ds_run *r = &ds->runs[i];
 
@@ -873,13 +760,37 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 			kernel = r->kernel;
 			all++;
 			ok += ds_run_ok(r);
+			if (!ds_run_ok(r))
+				sb_addf(&out, "%s%s (%s)", out.len ? ", " : "", r->name, r->status);
 		}
-		if (txt)
-			sb_addf(txt, "  %-20s %-10s %-10s %zu/%zu\n", ds->sections.v[s], setup, kernel,
-				ok, all);
+		if (txt) {
+			char n[32];
+
+			snprintf(n, sizeof(n), "%zu/%zu", ok, all);
+			sb_addf(txt, "  %-20s %-10s %-10s %-11s %s\n", ds->sections.v[s], setup, kernel,
+				n, out.len ? out.buf : "-");
+		}
 		if (md)
-			sb_addf(md, "| %s | %s | %s | %zu / %zu |\n", ds->sections.v[s], setup, kernel,
-				ok, all);
+			sb_addf(md, "| %s | %s | %s | %zu / %zu | %s |\n", ds->sections.v[s], setup,
+				kernel, ok, all, out.len ? out.buf : "-");
+		sb_free(&out);
+	}
+	for (size_t s = 0; s < ds->sections.n; s++) {
+		size_t ok = 0, all = 0;
+
+		for (size_t i = 0; i < ds->nruns; i++)
+			if (!strcmp(ds->runs[i].section, ds->sections.v[s])) {
+				all++;
+				ok += ds_run_ok(&ds->runs[i]);
+			}
+		if (ok < all) {
+			if (txt)
+				sb_addf(txt, "  %s: %zu of %zu runs failed; its numbers rest on %zu run%s.\n",
+					ds->sections.v[s], all - ok, all, ok, ok == 1 ? "" : "s");
+			if (md)
+				sb_addf(md, "\n**%s: %zu of %zu runs failed**; its numbers rest on %zu run%s.\n",
+					ds->sections.v[s], all - ok, all, ok, ok == 1 ? "" : "s");
+		}
 	}
 	if (txt)
 		sb_add(txt, "\n");
@@ -889,19 +800,23 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 
 static const char legend[] =
 	"Columns: the baseline first (--baseline, else the first section that made\n"
-	"allocations, else the first section); others as value (+x.xx%), the change against the\n"
-	"baseline; *+x.xx%* marks a difference significant at p < 0.05 (Mann-Whitney U,\n"
-	"normal approximation with tie correction, for p50/mean and per-repetition\n"
-	"metrics; non-overlapping Wilson 95% intervals for success rates). 'better'\n"
-	"says which direction is an improvement. Percentiles: linear interpolation\n"
-	"(type 7). Latencies: successful allocations of runs whose status is ok.\n"
-	"p50 ratio: median / baseline median, bootstrap 95% CI (2000 resamples, fixed seed).\n\n";
+	"allocations, else the first section); others as value (+x.xx%), the change against\n"
+	"the baseline. The run (one VM) is the unit of replication: each statistic is\n"
+	"computed per run, the row shows the median (or mean) of the runs' values, and\n"
+	"each tested row compares the runs' values of a column with the baseline's\n"
+	"(Mann-Whitney U, normal approximation with tie correction). The p-values of\n"
+	"all tests of this report are adjusted together (Benjamini-Hochberg false-\n"
+	"discovery rate); *+x.xx%* marks q < 0.05 where the two columns' per-run values\n"
+	"do not overlap entirely (neither range lies inside the other); (q 0.xx) follows\n"
+	"every tested cell. Latencies are over every request, failed ones too, with the\n"
+	"success rate beside them. Percentiles: linear interpolation (type 7).\n\n";
 
 void report_dataset(const struct dataset *ds, const char *baseline, struct strbuf *txt,
 		    struct strbuf *md)
 {
 	size_t n = ds->sections.n, b = 0;
 	struct report_col *cols = xcalloc(n ? n : 1, sizeof(*cols));
+	struct tables ts = { 0 };
 
 	for (size_t s = 0; baseline && s < n; s++)
 		if (!strcmp(ds->sections.v[s], baseline))
@@ -941,7 +856,9 @@ void report_dataset(const struct dataset *ds, const char *baseline, struct strbu
 		md->buf[md->len] = '\0';
 		sb_add(md, "```\n\n");
 	}
-	report_tables(cols, n, txt, md);
+	report_tables(cols, n, &ts);
+	tables_render(&ts, txt, md);
+	tables_free(&ts);
 	report_problems(ds, txt, md);
 	free(cols);
 }
@@ -951,13 +868,29 @@ size_t report_count_significant(const char *text)
 	size_t n = 0;
 
 	for (const char *p = text; (p = strstr(p, " *")); p += 2)
-		if ((p[2] == '+' || p[2] == '-') && strchr(p + 2, '*') &&
+		if ((p[2] == '+' || p[2] == '-') && p[3] >= '0' && p[3] <= '9' && strchr(p + 2, '*') &&
 		    strcspn(p + 2, "*") < strcspn(p + 2, "\n"))
 			n++;
 	return n;
 }
 
 /* ---- data for the plots/ scripts -------------------------------------------------- */
+
+/* Successful requests' latencies (us) in ok, every request's in every. */
+static void alloc_samples(const struct report_col *c, long long pages, enum lat_side side,
+			  struct dvec *ok, struct dvec *every)
+{
+	for (size_t i = 0; i < c->ds->nallocs; i++) {
+		const struct ds_alloc *a = &c->ds->allocs[i];
+		double x = lat_us(a, side);
+
+		if (a->pages != pages || isnan(x) || !col_run(c, a->run))
+			continue;
+		dv_add(every, x);
+		if (a->success)
+			dv_add(ok, x);
+	}
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -969,8 +902,10 @@ static int cmp_double(const void *a, const void *b)
 /*
  * plot-vars.gp: sections, sizes, latency_sets, have_fio as gnuplot variables;
  * plot-latency-<side>-<pages>.dat: one block per section (separated by two
- *   blank lines, for "index"): latency_us cumulative_fraction;
- * plot-bars-<side>.dat: size section min p50 max mean n;
+ *   blank lines, for "index"): latency_us cumulative_fraction of every
+ *   request, so a curve ends at its success share; the failed requests are
+ *   their own mass (fail_<side>_<pages>: % failed per section, in secs order);
+ * plot-bars-<side>.dat: size section min p50 max mean n, over every request;
  * plot-fio.dat: section job read_iops_mean min max read_MiBs write_iops;
  * plot-bursts.dat: one block per section with bursts: latency_ms fraction.
  */
@@ -978,7 +913,7 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 {
 	size_t n = ds->sections.n;
 	struct report_col *cols = xcalloc(n ? n : 1, sizeof(*cols));
-	struct strbuf vars, bars[2], fio, cdfs;
+	struct strbuf vars, bars[2], fio, cdfs, fails;
 	long long *sizes;
 	size_t nsizes;
 	int ret = 0;
@@ -996,6 +931,7 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 		sb_addf(&vars, "%s%lld", z ? " " : "", sizes[z]);
 	sb_addf(&vars, "\"\nrun_id = \"%s\"\n", ds->run_id);
 	sb_init(&cdfs);
+	sb_init(&fails);
 	for (int side = 0; side < 2; side++) {
 		sb_init(&bars[side]);
 		sb_add(&bars[side], "# pages section min_us p50_us max_us mean_us n\n");
@@ -1010,26 +946,33 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 			sb_addf(&cdf, "# %s-side latency of %lld-page allocations: latency_us fraction\n"
 				"# one block per section that has samples (secs_%s_%lld in plot-vars.gp)\n",
 				side_name[side], sizes[z], side_name[side], sizes[z]);
+			sb_addf(&fails, "fail_%s_%lld = \"", side_name[side], sizes[z]);
 			sb_addf(&vars, "secs_%s_%lld = \"", side_name[side], sizes[z]);
 			for (size_t s = 0; s < n; s++) {
-				struct dvec d = { 0 };
+				struct dvec d = { 0 }, every = { 0 };
 				struct summary sm;
+				size_t failed = 0, all;
 
-				alloc_samples(&cols[s], sizes[z], side ? KERNEL : USER, &d);
-				if (!d.n)
+				alloc_samples(&cols[s], sizes[z], side ? KERNEL : USER, &d, &every);
+				all = every.n;
+				failed = all - d.n;
+				if (!all)
 					continue;
 				qsort(d.v, d.n, sizeof(*d.v), cmp_double);
 				sb_addf(&cdf, "%s# section %s\n", total ? "\n\n" : "", cols[s].section);
 				sb_addf(&vars, "%s%s", total ? " " : "", cols[s].section);
-				total += d.n;
+				sb_addf(&fails, "%s%.1f", total ? " " : "", 100.0 * failed / all);
+				total += all;
 				for (size_t i = 0; i < d.n; i++)
-					sb_addf(&cdf, "%.3f %.6f\n", d.v[i], (i + 1.0) / d.n);
-				stats_summary(d.v, d.n, &sm);
+					sb_addf(&cdf, "%.3f %.6f\n", d.v[i], (i + 1.0) / all);
+				stats_summary(every.v, every.n, &sm);
 				sb_addf(&bars[side], "%lld %s %.3f %.3f %.3f %.3f %zu\n", sizes[z],
 					cols[s].section, sm.min, sm.p50, sm.max, sm.mean, sm.n);
 				dv_free(&d);
+				dv_free(&every);
 			}
 			sb_add(&vars, "\"\n");
+			sb_add(&fails, "\"\n");
 			if (total)
 				sb_addf(&cdfs, "%s%s-%lld", cdfs.len ? " " : "", side_name[side], sizes[z]);
 			name = xasprintf("plot-latency-%s-%lld.dat", side_name[side], sizes[z]);
@@ -1103,6 +1046,8 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 	sb_addf(&vars, "# <side>-<pages> of the plot-latency-*.dat files that have samples\n"
 		"latency_sets = \"%s\"\nhave_fio = %d\n", cdfs.buf, strchr(fio.buf, '\n')[1] != '\0');
 	sb_free(&cdfs);
+	sb_add(&vars, fails.buf);
+	sb_free(&fails);
 	ret |= write_text(outdir, "plot-fio.dat", sb_detach(&fio));
 	ret |= write_text(outdir, "plot-vars.gp", sb_detach(&vars));
 	free(sizes);

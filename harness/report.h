@@ -1,8 +1,9 @@
 /*
  * Comparison tables in the shape of mmtests' compare-kernels: the baseline
  * column first, every other column as "value (+x.xx%)", a difference
- * significant at p < 0.05 written "value *+x.xx%*", and per metric whether
- * lower or higher is better. Rendered as plain text and as Markdown.
+ * significant after false-discovery-rate control written "value *+x.xx%*",
+ * and per metric whether lower or higher is better. Runs are the unit of
+ * replication (report.c). Rendered as plain text and as Markdown.
  */
 #ifndef CMB_REPORT_H
 #define CMB_REPORT_H
@@ -17,14 +18,13 @@ struct report_col {
 	const char *section;
 };
 
-/* The bootstrap of the ratio of medians: fixed, so reports are reproducible. */
-#define REPORT_BOOT_ITERS 2000
-#define REPORT_BOOT_SEED 20261203UL
+/* The false-discovery rate a mark allows. */
 #define REPORT_ALPHA 0.05
 
-/* Appends the comparison tables of cols (cols[0] is the baseline). */
-void report_tables(const struct report_col *cols, size_t ncols, struct strbuf *txt,
-		   struct strbuf *md);
+struct tables;
+/* Adds the comparison tables of cols (cols[0] is the baseline) to ts; the
+ * caller renders them (report-table.h) once every table of its report is in. */
+void report_tables(const struct report_col *cols, size_t ncols, struct tables *ts);
 /* Appends the list of failed and degraded runs of ds. */
 void report_problems(const struct dataset *ds, struct strbuf *txt, struct strbuf *md);
 /* A whole report of one results directory: sections side by side. */

@@ -10,7 +10,7 @@ set xlabel "burst latency (ms, log scale)"
 set ylabel "fraction of bursts ≤ latency"
 set yrange [0:1.02]
 set key bottom right
-set title sprintf("%s: burst latency CDF (bursts whose requests all succeeded)", run_id)
+set title sprintf("%s: burst latency CDF (every burst, failed ones too)", run_id)
 f = datadir."/plot-bursts.dat"
 do for [t in "png svg"] {
 	eval(t eq "png" ? png_term : svg_term)

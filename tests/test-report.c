@@ -8,12 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
 #include "dataset.h"
-#include "report.h"
+#include "report-table.h"
 
 static const char fixture[] = TEST_DATA "/results/smoke-fixture";
 
@@ -31,6 +32,7 @@ static void test_compare_self(void **state)
 	struct dataset a, b;
 	struct strbuf txt = { 0 }, md = { 0 };
 	struct report_col cols[2];
+	struct tables ts = { 0 };
 
 	(void)state;
 	load(&a, fixture);
@@ -39,28 +41,34 @@ static void test_compare_self(void **state)
 	cols[1] = (struct report_col){ "B:vanilla", &b, "vanilla" };
 	sb_init(&txt);
 	sb_init(&md);
-	report_tables(cols, 2, &txt, &md);
+	report_tables(cols, 2, &ts);
+	tables_render(&ts, &txt, &md);
+	tables_free(&ts);
 	assert_int_equal(report_count_significant(txt.buf), 0);
 	assert_int_equal(report_count_significant(md.buf), 0);
 	/* the tables are there, and every difference is zero */
-	assert_non_null(strstr(txt.buf, "allocation latency, 1024 pages, user-side (us)"));
+	assert_non_null(strstr(txt.buf, "allocation latency, 1024 pages, user-side"));
 	assert_non_null(strstr(txt.buf, "allocation latency, 1024 pages, kernel-side"));
-	assert_non_null(strstr(txt.buf, "307.63 (+0.00%)"));
-	assert_non_null(strstr(txt.buf, "fio job randread"));
-	assert_non_null(strstr(md.buf, "| p50 | lower |"));
+	assert_non_null(strstr(txt.buf, "fio job randread of fio-randread-smoke.json"));
+	assert_non_null(strstr(md.buf, "| p50 (median of run p50s) | lower |"));
 	assert_null(strstr(txt.buf, "(-"));
-	for (const char *p = txt.buf; (p = strstr(p, "%)")); p += 2)
-		assert_memory_equal(p - 5, "+0.00", 5);
-	/* Mann-Whitney p of identical samples is 1 */
-	assert_non_null(strstr(txt.buf, "Mann-Whitney p"));
-	assert_non_null(strstr(txt.buf, "1.0000"));
+	for (const char *p = txt.buf; (p = strstr(p, "%")); p++)
+		if (p[1] == ')' || p[1] == ',')
+			assert_memory_equal(p - 5, "+0.00", 5);
+	/* identical per-run values: q is 1 */
+	assert_non_null(strstr(txt.buf, "(+0.00%, q 1.000)"));
 	sb_free(&txt);
 	sb_free(&md);
 	dataset_free(&a);
 	dataset_free(&b);
 }
 
-/* Two set-ups in memory: "slow" takes twice as long as "fast". */
+/*
+ * Two set-ups in memory, five runs each of eight 512-page requests:
+ * "slow" takes twice as long as "fast"; run k adds 10k us to each request.
+ */
+#define RUNS 5
+#define REQS 8
 static void fake(struct dataset *ds)
 {
 	static const char *const sec[2] = { "fast", "slow" };
@@ -68,28 +76,33 @@ static void fake(struct dataset *ds)
 	memset(ds, 0, sizeof(*ds));
 	ds->dir = xstrdup("/nonexistent");
 	ds->run_id = xstrdup("fake");
-	ds->nruns = 2;
-	ds->runs = xcalloc(2, sizeof(*ds->runs));
-	for (int r = 0; r < 2; r++) {
-		ds->runs[r].name = xasprintf("%s-r1", sec[r]);
-		ds->runs[r].section = xstrdup(sec[r]);
-		ds->runs[r].setup = xstrdup(r ? "gcma" : "cma");
-		ds->runs[r].kernel = xstrdup(r ? "gcma" : "vanilla");
-		ds->runs[r].status = xstrdup("ok");
-		ds->runs[r].rep = 1;
-		sl_add(&ds->sections, sec[r]);
-	}
-	ds->nallocs = ds->cap_allocs = 40;
-	ds->allocs = xcalloc(40, sizeof(*ds->allocs));
-	for (int i = 0; i < 40; i++) {
-		struct ds_alloc *a = &ds->allocs[i];
+	ds->nruns = 2 * RUNS;
+	ds->runs = xcalloc(ds->nruns, sizeof(*ds->runs));
+	for (int r = 0; r < 2 * RUNS; r++) {
+		int s = r / RUNS;
 
-		a->run = i / 20;
-		a->seq = i % 20;
+		ds->runs[r].name = xasprintf("%s-r%d", sec[s], r % RUNS + 1);
+		ds->runs[r].section = xstrdup(sec[s]);
+		ds->runs[r].setup = xstrdup(s ? "gcma" : "cma");
+		ds->runs[r].kernel = xstrdup(s ? "gcma" : "vanilla");
+		ds->runs[r].status = xstrdup("ok");
+		ds->runs[r].rep = r % RUNS + 1;
+	}
+	sl_add(&ds->sections, sec[0]);
+	sl_add(&ds->sections, sec[1]);
+	ds->nallocs = ds->cap_allocs = 2 * RUNS * REQS;
+	ds->allocs = xcalloc(ds->nallocs, sizeof(*ds->allocs));
+	for (size_t i = 0; i < ds->nallocs; i++) {
+		struct ds_alloc *a = &ds->allocs[i];
+		int run = (int)(i / REQS), slow = run >= RUNS;
+
+		a->run = run;
+		a->seq = i % REQS;
 		a->pages = 512;
-		a->user_ns = (1000 + 10 * (i % 20)) * (a->run ? 2 : 1) * 1000LL;
+		a->user_ns = (1000 + 10 * (long long)(i % REQS) + 10 * (run % RUNS)) * (slow ? 2 : 1) *
+			     1000LL;
 		a->kernel_ns = a->user_ns - 1000;
-		a->retries = a->run ? 3 : 0;
+		a->retries = slow ? 3 : 0;
 		a->kerrno = 0;
 		a->free_ns = DS_NONE;
 		a->burst = a->start_ns = DS_NONE;
@@ -99,8 +112,8 @@ static void fake(struct dataset *ds)
 
 /*
  * Bursts of 4 back-to-back requests: a burst lasts the sum of its four
- * latencies, 4060 + 160 b us for burst b of "fast" and twice that for
- * "slow". Fast's last burst has a failed request: counted, not measured.
+ * latencies. Run 1 of "fast": bursts 1035 + 10 (4 b + 1.5) us long x 4, i.e.
+ * 4060 and 4220 us; one request of its last burst fails: counted in.
  */
 static void test_bursts(void **state)
 {
@@ -109,23 +122,26 @@ static void test_bursts(void **state)
 
 	(void)state;
 	fake(&ds);
-	for (int i = 0; i < 40; i++) {
+	for (size_t i = 0; i < ds.nallocs; i++) {
 		struct ds_alloc *a = &ds.allocs[i];
 
 		a->burst = a->seq / 4;
 		a->start_ns = i % 4 ? a[-1].start_ns + a[-1].user_ns : a->burst * 1000000000LL;
 	}
-	ds.allocs[19].success = 0;
+	ds.allocs[7].success = 0;
 	dataset_derive_bursts(&ds);
+	assert_int_equal(ds.nbursts, 2 * RUNS * REQS / 4);
+	assert_int_equal(ds.bursts[0].latency_ns, 4060000);
+	assert_int_equal(ds.bursts[1].latency_ns, 4220000);
+	assert_int_equal(ds.bursts[1].failed, 1);
 	sb_init(&txt);
 	report_dataset(&ds, NULL, &txt, NULL);
 	assert_non_null(strstr(txt.buf, "burst latency, first request's start to last request's end"));
-	/* fast: 4060 4220 4380 4540 -> p50 4300, max 4540; slow: p50 8760, max 9400 */
-	assert_non_null(strstr(txt.buf, "4300.00"));
-	assert_non_null(strstr(txt.buf, "4540.00"));
-	assert_non_null(strstr(txt.buf, "8760.00"));
-	assert_non_null(strstr(txt.buf, "9400.00"));
-	assert_non_null(strstr(txt.buf, "bursts with a failed request"));
+	/* 10 bursts of fast, one with a failure: 90% of bursts without one */
+	assert_non_null(strstr(txt.buf, "5: 10 (1 failed)"));
+	assert_non_null(strstr(txt.buf, "bursts without a failure % (mean of runs)"));
+	/* fast's run p50s: 4140 + 40 k us for run k */
+	assert_non_null(strstr(txt.buf, "4140-4300"));
 	sb_free(&txt);
 	dataset_free(&ds);
 }
@@ -140,20 +156,47 @@ static void test_significant(void **state)
 	sb_init(&txt);
 	sb_init(&md);
 	report_dataset(&ds, NULL, &txt, &md);
-	/* p50 1095 us -> 2190 us: +100%, marked */
-	assert_non_null(strstr(txt.buf, "1095.00"));
-	assert_non_null(strstr(txt.buf, "2190.00 *+100.00%*"));
-	/* min is not tested, so not marked */
-	assert_non_null(strstr(txt.buf, "2000.00 (+100.00%)"));
+	/* run p50s 1035..1075 us -> 2070..2150 us: the median of runs doubles, every
+	 * slow run above every fast one: p 0.012 (5 vs 5), q below 0.05, marked */
+	assert_non_null(strstr(txt.buf, "1035-1075"));
+	assert_non_null(strstr(txt.buf, "2110.00 *+100.00%* (q 0.0"));
+	/* max is not tested, so not marked */
+	assert_non_null(strstr(txt.buf, "2220.00 (+100.00%)"));
 	assert_true(report_count_significant(txt.buf) >= 4);
 	/* baseline chosen by name */
 	sb_free(&txt);
 	sb_init(&txt);
 	report_dataset(&ds, "slow", &txt, NULL);
-	assert_non_null(strstr(txt.buf, "1095.00 *-50.00%*"));
+	assert_non_null(strstr(txt.buf, "1055.00 *-50.00%*"));
 	assert_non_null(strstr(txt.buf, "failed or degraded runs in fake: 0"));
 	sb_free(&txt);
 	sb_free(&md);
+	dataset_free(&ds);
+}
+
+/*
+ * Runs whose values overlap entirely are never marked, however small the
+ * p: one slow run among the fast ones makes the slow column's range contain
+ * the fast one's. And a section with a failed run says so.
+ */
+static void test_overlap_and_failed_runs(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+
+	(void)state;
+	fake(&ds);
+	/* slow run 1 as fast as fast's fastest run: slow's range now holds fast's */
+	for (size_t i = RUNS * REQS; i < (RUNS + 1) * REQS; i++)
+		ds.allocs[i].user_ns = ds.allocs[i].kernel_ns = 1000000;
+	free(ds.runs[RUNS - 1].status);
+	ds.runs[RUNS - 1].status = xstrdup("timeout");
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_int_equal(report_count_significant(txt.buf), 0);
+	assert_non_null(strstr(txt.buf, "fast: 1 of 5 runs failed; its numbers rest on 4 runs."));
+	assert_non_null(strstr(txt.buf, "fast-r5 (timeout)"));
+	sb_free(&txt);
 	dataset_free(&ds);
 }
 
@@ -174,9 +217,9 @@ static void test_problems_listed(void **state)
 	assert_non_null(strstr(md.buf, "- `broken-r1`: timeout"));
 	/* the failed section has a column, with no values */
 	assert_non_null(strstr(txt.buf, "vanilla  broken"));
-	/* n: 20 user-side samples (two runs), 10 kernel-side (one trace) */
-	assert_non_null(strstr(txt.buf, "        20       0\n"));
-	assert_non_null(strstr(txt.buf, "        10       0\n"));
+	/* 20 user-side requests (two runs), 10 kernel-side (one trace) */
+	assert_non_null(strstr(txt.buf, "2: 20"));
+	assert_non_null(strstr(txt.buf, "1: 10"));
 	/* same input, same text */
 	report_dataset(&ds, NULL, &txt2, NULL);
 	assert_string_equal(txt.buf, txt2.buf);
@@ -251,13 +294,49 @@ static void test_jobs(void **state)
 	sb_init(&txt);
 	sb_init(&md);
 	report_dataset(&ds, "none", &txt, &md);
-	assert_non_null(strstr(md.buf, "### timed job build: elapsed (s), one value per run"));
+	assert_non_null(strstr(md.buf, "### timed job build (s, one value per run)"));
 	/* none: 100 and 110 s; cma: 120 and 126 s (the fixture's jobtime.csv) */
-	assert_non_null(strstr(md.buf, "| p50 | lower | 105.00 | 123.00 (+17.14%)"));
+	assert_non_null(strstr(md.buf, "| elapsed (median of runs) | lower | 105.00 | 123.00 (+17.14%, q "));
 	sb_free(&txt);
 	sb_free(&md);
 	dataset_free(&ds);
 	free(dir);
+}
+
+/*
+ * The marks: q from Benjamini-Hochberg over every registered test, and
+ * no mark where the per-run ranges are nested, however small q.
+ */
+static void test_fdr_marks(void **state)
+{
+	struct tables ts = { 0 };
+	struct report_col cols[2] = { { "a", NULL, "a" }, { "b", NULL, "b" } };
+	struct table *t = tables_add(&ts, cols, 2, "t");
+	struct strbuf txt;
+	double v[2] = { 10, 20 };
+	/* BH by hand: sorted p 0.001 0.01 0.02 0.04 0.5 (m = 5):
+	 * q = min over j >= i of p_j 5 / j: 0.005 0.025 0.0333 0.05 0.5 */
+	static const double p[5] = { 0.04, 0.001, 0.5, 0.02, 0.01 };
+	static const double q[5] = { 0.05, 0.005, 0.5, 0.0333333, 0.025 };
+
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		struct trow *r = table_values(t, i ? "row" : "first", "lower", 1, v);
+
+		r->cells[1].test = tests_add(&ts.tests, p[i], i != 1 && i != 3);
+	}
+	tests_adjust(&ts.tests);
+	for (int i = 0; i < 5; i++)
+		assert_true(fabs(ts.tests.q[i] - q[i]) < 1e-6);
+	sb_init(&txt);
+	tables_render(&ts, &txt, NULL);
+	/* q 0.005 and 0.033 are nested ranges: unmarked; q 0.025 is marked */
+	assert_int_equal(report_count_significant(txt.buf), 1);
+	assert_non_null(strstr(txt.buf, "20.0 *+100.00%* (q 0.025)"));
+	assert_non_null(strstr(txt.buf, "20.0 (+100.00%, q 0.005)"));
+	assert_non_null(strstr(txt.buf, "20.0 (+100.00%, q 0.050)"));
+	sb_free(&txt);
+	tables_free(&ts);
 }
 
 int main(void)
@@ -265,6 +344,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_self),
 		cmocka_unit_test(test_significant),
+		cmocka_unit_test(test_fdr_marks),
+		cmocka_unit_test(test_overlap_and_failed_runs),
 		cmocka_unit_test(test_bursts),
 		cmocka_unit_test(test_problems_listed),
 		cmocka_unit_test(test_cmd_report),

@@ -9,3 +9,5 @@ burst_sections = "cma gcma"
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = "user-1024 kernel-1024"
 have_fio = 1
+fail_user_1024 = "0.0 0.0"
+fail_kernel_1024 = "0.0 0.0"

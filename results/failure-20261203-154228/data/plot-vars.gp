@@ -13,3 +13,9 @@ burst_sections = ""
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = "user-8192 kernel-8192 user-16384 kernel-16384 user-24576 kernel-24576"
 have_fio = 0
+fail_user_8192 = "0.0 0.0"
+fail_kernel_8192 = "0.0 0.0"
+fail_user_16384 = "0.0 0.0"
+fail_kernel_16384 = "0.0 0.0"
+fail_user_24576 = "50.0 0.0"
+fail_kernel_24576 = "50.0 0.0"

@@ -9,3 +9,5 @@ burst_sections = ""
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = "user-1"
 have_fio = 0
+fail_user_1 = "0.0 0.0"
+fail_kernel_1 = ""
