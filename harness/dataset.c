@@ -22,6 +22,7 @@ static const struct ds_reader readers[] = {
 	{ "alloc.csv (bursts)", ds_derive_bursts },
 	{ "fio-*.json, bg-fio-*.json", ds_read_fio },
 	{ "snapshots/", ds_read_snapshots },
+	{ "cleancache-*/ (a script's phases)", ds_read_phases },
 	{ "*.perf", ds_read_perf },
 	{ "samples.csv", ds_read_samples },
 	{ "jobtime.csv", ds_read_jobtime },

@@ -45,6 +45,7 @@ struct ds_alloc {
 	long long free_ns;
 	int success, err;
 	char flags[64];             /* ';'-separated: unpaired, no-trace, unmatched */
+	char tag[32];               /* "" for alloc.csv; TAG for a script's alloc-TAG.csv */
 };
 
 struct ds_fio {

@@ -20,26 +20,25 @@ static long long opt(const struct csv *c, const int *col, int which)
 	return col[which] >= 0 && csv_ll(c, col[which], &v) ? v : DS_NONE;
 }
 
-void ds_read_alloc(struct dataset *ds, size_t ri)
+/* One file of allocations; false if it cannot be read. */
+static bool read_file_allocs(struct dataset *ds, size_t ri, const char *file, const char *tag)
 {
 	struct ds_run *r = &ds->runs[ri];
-	char *path = ds_run_path(ds, r, "alloc.csv");
+	char *path = ds_run_path(ds, r, file);
 	struct csv c;
 	int col[A_NCOL];
 	size_t rows = 0;
 
 	if (csv_open(&c, path)) {
 		free(path);
-		if (ds_run_ok(r) && strcmp(r->allocations, "none"))
-			ds_problem(r, "alloc.csv", "missing");
-		return;
+		return false;
 	}
 	free(path);
 	csv_cols(&c, alloc_cols, A_NCOL, col);
 	if (col[A_PAGES] < 0 || col[A_LAT] < 0 || col[A_SUCCESS] < 0) {
-		ds_problem(r, "alloc.csv", "no header with pages, latency_ns and success");
+		ds_problem(r, file, "no header with pages, latency_ns and success");
 		csv_close(&c);
-		return;
+		return true;
 	}
 	while (csv_next(&c)) {
 		long long pages, lat, ok;
@@ -47,7 +46,7 @@ void ds_read_alloc(struct dataset *ds, size_t ri)
 
 		if (!csv_ll(&c, col[A_PAGES], &pages) || !csv_ll(&c, col[A_LAT], &lat) ||
 		    !csv_ll(&c, col[A_SUCCESS], &ok)) {
-			ds_problem(r, "alloc.csv", "line %zu: not a row of numbers", c.lineno);
+			ds_problem(r, file, "line %zu: not a row of numbers", c.lineno);
 			continue;
 		}
 		a = ds_grow(&ds->allocs, &ds->nallocs, &ds->cap_allocs, sizeof(*a));
@@ -62,11 +61,42 @@ void ds_read_alloc(struct dataset *ds, size_t ri)
 			 (int)opt(&c, col, A_ERRNO) : 0;
 		a->free_ns = opt(&c, col, A_FREE);
 		a->kernel_ns = a->retries = a->kerrno = DS_NONE;
+		snprintf(a->tag, sizeof(a->tag), "%s", tag);
 		rows++;
 	}
 	csv_close(&c);
-	if (!rows)
-		ds_problem(r, "alloc.csv", "no allocations");
+	if (!rows && !*tag)
+		ds_problem(r, file, "no allocations");
+	return true;
+}
+
+/*
+ * alloc.csv (the plan's allocations), then a script's alloc-TAG.csv files
+ * (gcma-functional's whole-area allocations), tagged.
+ */
+void ds_read_alloc(struct dataset *ds, size_t ri)
+{
+	struct ds_run *r = &ds->runs[ri];
+	char *dir = ds_run_path(ds, r, "");
+	struct strlist files = { 0 };
+
+	if (!read_file_allocs(ds, ri, "alloc.csv", "") && ds_run_ok(r) &&
+	    strcmp(r->allocations, "none"))
+		ds_problem(r, "alloc.csv", "missing");
+	ds_list_dir(dir, &files);
+	for (size_t i = 0; i < files.n; i++) {
+		const char *f = files.v[i];
+		size_t n = strlen(f);
+
+		if (!strncmp(f, "alloc-", 6) && n > 10 && !strcmp(f + n - 4, ".csv")) {
+			char *tag = xasprintf("%.*s", (int)(n - 10), f + 6);
+
+			read_file_allocs(ds, ri, f, tag);
+			free(tag);
+		}
+	}
+	sl_free(&files);
+	free(dir);
 }
 
 /*
@@ -84,7 +114,8 @@ void ds_derive_bursts(struct dataset *ds, size_t ri)
 		size_t failed = !a[i].success;
 		struct ds_burst *b;
 
-		for (j = i + 1; j < ds->nallocs && a[j].run == a[i].run && a[j].burst == a[i].burst;
+		for (j = i + 1; j < ds->nallocs && a[j].run == a[i].run && a[j].burst == a[i].burst &&
+				!strcmp(a[j].tag, a[i].tag);
 		     j++) {
 			if (a[j].start_ns < first)
 				first = a[j].start_ns;
@@ -92,7 +123,8 @@ void ds_derive_bursts(struct dataset *ds, size_t ri)
 				last = a[j].start_ns + a[j].user_ns;
 			failed += !a[j].success;
 		}
-		if (a[i].run != ri || a[i].burst == DS_NONE || a[i].start_ns == DS_NONE || j - i < 2)
+		if (a[i].run != ri || a[i].tag[0] || a[i].burst == DS_NONE || a[i].start_ns == DS_NONE ||
+		    j - i < 2)
 			continue;
 		b = ds_grow(&ds->bursts, &ds->nbursts, &ds->cap_bursts, sizeof(*b));
 		b->run = ri;

@@ -43,6 +43,7 @@ void ds_read_alloc(struct dataset *ds, size_t run);
 void ds_read_trace(struct dataset *ds, size_t run);
 void ds_read_fio(struct dataset *ds, size_t run);
 void ds_read_snapshots(struct dataset *ds, size_t run);
+void ds_read_phases(struct dataset *ds, size_t run);
 void ds_read_perf(struct dataset *ds, size_t run);
 void ds_read_samples(struct dataset *ds, size_t run);
 void ds_read_jobtime(struct dataset *ds, size_t run);

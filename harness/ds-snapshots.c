@@ -225,3 +225,41 @@ void ds_read_snapshots(struct dataset *ds, size_t ri)
 	}
 }
 
+
+/*
+ * A script's own counter copies (gcma-functional's cleancache-PHASE/): one
+ * counter per file of source "cleancache@PHASE", counted from 0.
+ */
+void ds_read_phases(struct dataset *ds, size_t ri)
+{
+	struct ds_run *r = &ds->runs[ri];
+	char *dir = ds_run_path(ds, r, "");
+	struct strlist subs = { 0 };
+
+	ds_list_dir(dir, &subs);
+	for (size_t i = 0; i < subs.n; i++) {
+		struct strlist files = { 0 };
+		char *sub, *src;
+
+		if (strncmp(subs.v[i], "cleancache-", 11))
+			continue;
+		sub = path_join(dir, subs.v[i]);
+		src = xasprintf("cleancache@%s", subs.v[i] + 11);
+		ds_list_dir(sub, &files);
+		for (size_t f = 0; f < files.n; f++) {
+			char *p = path_join(sub, files.v[f]);
+			struct kvlist kv = { 0 };
+
+			if (!read_counters(p, files.v[f], NULL, &kv))
+				for (size_t k = 0; k < kv.n; k++)
+					ds_add_counter(ds, ri, src, kv.v[k].name, 0, kv.v[k].v, NULL);
+			kv_free(&kv);
+			free(p);
+		}
+		sl_free(&files);
+		free(src);
+		free(sub);
+	}
+	sl_free(&subs);
+	free(dir);
+}

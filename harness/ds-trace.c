@@ -316,11 +316,15 @@ void ds_read_trace(struct dataset *ds, size_t ri)
 	struct ds_kpairs *kp = &tc.pairs;
 	bool have;
 
+	/* the plan's allocations; a script's (tagged) ones are not traced */
 	for (size_t i = 0; i < ds->nallocs; i++)
-		if (ds->allocs[i].run == ri) {
+		if (ds->allocs[i].run == ri && !ds->allocs[i].tag[0]) {
 			first = first < i ? first : i;
 			rows++;
 		}
+	for (size_t i = 0; i < ds->nallocs; i++)
+		if (ds->allocs[i].run == ri && ds->allocs[i].tag[0])
+			DS_FLAG(&ds->allocs[i], "no-trace");
 	if (!rows || (strcmp(r->allocations, "traced") && !path_exists(path))) {
 		free(path);
 		for (size_t i = first; i < first + rows; i++)

@@ -24,7 +24,7 @@ char *dataset_alloc_csv(const struct dataset *ds)
 
 	sb_init(&sb);
 	sb_add(&sb, "run,section,rep,setup,kernel,status,seq,burst,start_ns,pages,latency_ns,"
-	       "kernel_latency_ns,busy_retries,errorno,success,errno,free_latency_ns,flags\n");
+	       "kernel_latency_ns,busy_retries,errorno,success,errno,free_latency_ns,flags,tag\n");
 	for (size_t i = 0; i < ds->nallocs; i++) {
 		const struct ds_alloc *a = &ds->allocs[i];
 
@@ -39,7 +39,9 @@ char *dataset_alloc_csv(const struct dataset *ds)
 		csv_put_ll(&sb, a->kerrno, DS_NONE);
 		sb_addf(&sb, ",%d,%d", a->success, a->err);
 		csv_put_ll(&sb, a->free_ns, DS_NONE);
-		sb_addf(&sb, ",%s\n", a->flags);
+		sb_addf(&sb, ",%s,", a->flags);
+		csv_put_str(&sb, a->tag);
+		sb_add(&sb, "\n");
 	}
 	return sb_detach(&sb);
 }

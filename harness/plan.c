@@ -78,11 +78,12 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 		sb_addf(&sb, "job build %ld %ld %ld\n", s->build_files, s->build_jobs, s->build_work);
 	if (area && s->alloc_count > 0 && !alloc_bg)
 		sb_addf(&sb, "alloc %s\n", aa.buf);
+	/* A script is a foreground too: the snapshots bracket it. */
+	if (s->script)
+		sb_addf(&sb, "script %s\n", s->script);
 	sb_add(&sb, "snapshot after\n");
 	if (s->bg.n)
 		sb_add(&sb, "bg-stop\n");
-	if (s->script)
-		sb_addf(&sb, "script %s\n", s->script);
 	free(size);
 	free(fio_env);
 	sb_free(&aa);

@@ -160,8 +160,9 @@ static int cmp_ll(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Request sizes in any column, ascending. */
-static size_t all_sizes(const struct report_col *cols, size_t ncols, long long **out)
+/* Request sizes of allocations tagged tag ("": the plan's) in any column, ascending. */
+static size_t all_sizes(const struct report_col *cols, size_t ncols, const char *tag,
+			long long **out)
 {
 	long long *v = NULL;
 	size_t n = 0;
@@ -171,7 +172,7 @@ static size_t all_sizes(const struct report_col *cols, size_t ncols, long long *
 			const struct ds_alloc *a = &cols[c].ds->allocs[i];
 			bool seen = false;
 
-			if (!col_run(&cols[c], a->run))
+			if (!col_run(&cols[c], a->run) || strcmp(a->tag, tag))
 				continue;
 			for (size_t k = 0; k < n && !seen; k++)
 				seen = v[k] == a->pages;
@@ -196,8 +197,8 @@ struct lat_runs {
 /* A run's p99 needs this many requests to be more than its maximum. */
 #define P99_MIN_REQUESTS 100
 
-static void lat_runs(const struct report_col *c, long long pages, enum lat_side side,
-		     struct lat_runs *o)
+static void lat_runs(const struct report_col *c, const char *tag, long long pages,
+		     enum lat_side side, struct lat_runs *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->max = NAN;
@@ -212,7 +213,7 @@ static void lat_runs(const struct report_col *c, long long pages, enum lat_side 
 			const struct ds_alloc *a = &c->ds->allocs[i];
 			double x = lat_us(a, side);
 
-			if (a->run != run || a->pages != pages || isnan(x))
+			if (a->run != run || a->pages != pages || isnan(x) || strcmp(a->tag, tag))
 				continue;
 			dv_add(&v, x);
 			ok += a->success;
@@ -253,7 +254,7 @@ static void count_row(struct table *t, const char *what, const size_t *runs, con
 }
 
 static void latency_table(struct tables *ts, const struct report_col *cols, size_t ncols,
-			  long long pages, enum lat_side side)
+			  const char *tag, long long pages, enum lat_side side)
 {
 	struct lat_runs *lr = xcalloc(ncols, sizeof(*lr));
 	struct dvec *p50 = dvecs(ncols), *p99 = dvecs(ncols), *mean = dvecs(ncols);
@@ -261,14 +262,16 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 	size_t *runs = xcalloc(ncols, sizeof(size_t)), *reqs = xcalloc(ncols, sizeof(size_t));
 	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0;
 	double *max = xcalloc(ncols, sizeof(double));
-	char *title = xasprintf("allocation latency, %lld pages, %s (us; every request, failed "
-				"ones too)", pages,
-				side == USER ? "user-side" : "kernel-side (cma_alloc_start..finish)");
+	char *title = *tag ? xasprintf("the script's allocations alloc-%s.csv, %lld pages, user-side "
+				       "(us; every request, failed ones too)", tag, pages)
+			   : xasprintf("allocation latency, %lld pages, %s (us; every request, failed "
+				       "ones too)", pages, side == USER ? "user-side"
+						   : "kernel-side (cma_alloc_start..finish)");
 	struct table *t = tables_add(ts, cols, ncols, title);
 
 	free(title);
 	for (size_t c = 0; c < ncols; c++) {
-		lat_runs(&cols[c], pages, side, &lr[c]);
+		lat_runs(&cols[c], tag, pages, side, &lr[c]);
 		/* the vectors move into the row helpers' shape */
 		p50[c] = lr[c].p50;
 		p99[c] = lr[c].p99;
@@ -689,21 +692,126 @@ static void perf_table(struct tables *ts, const struct report_col *cols, size_t 
 	tables_drop_empty(ts);
 }
 
+/* The tags of a script's alloc-TAG.csv files in any column. */
+static void all_tags(const struct report_col *cols, size_t ncols, struct strlist *out)
+{
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
+			const struct ds_alloc *a = &cols[c].ds->allocs[i];
+
+			if (a->tag[0] && col_run(&cols[c], a->run) && !sl_has(out, a->tag))
+				sl_add(out, a->tag);
+		}
+}
+
+/*
+ * A script's cleancache counters at its phases (cleancache-PHASE/), for the
+ * first ok run of each column. The phases are put in the order of their
+ * stores, then hits: both only grow, so that is the order they were taken.
+ */
+static void phase_table(struct tables *ts, const struct report_col *cols, size_t ncols)
+{
+	static const char *const names[] = { "stores", "hits", "cached_pages", "pool_pages" };
+	struct strlist phases = { 0 };
+	struct table *t = tables_add(ts, cols, ncols,
+				     "the script's cleancache counters at its phases (first run)");
+
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c].ds->ncounters; i++) {
+			const struct ds_counter *k = &cols[c].ds->counters[i];
+
+			if (!strncmp(k->source, "cleancache@", 11) && col_run(&cols[c], k->run) &&
+			    !sl_has(&phases, k->source + 11))
+				sl_add(&phases, k->source + 11);
+		}
+	for (size_t c = 0; c < ncols && phases.n; c++) {
+		const struct dataset *ds = cols[c].ds;
+		long long *key = xcalloc(phases.n * 2, sizeof(*key));
+		size_t run = ds->nruns, *order = xcalloc(phases.n, sizeof(*order));
+
+		for (size_t r = 0; r < ds->nruns && run == ds->nruns; r++)
+			if (col_run(&cols[c], r))
+				run = r;
+		if (run == ds->nruns) {
+			free(key);
+			free(order);
+			continue;
+		}
+		for (size_t p = 0; p < phases.n; p++) {
+			char *src = xasprintf("cleancache@%s", phases.v[p]);
+
+			for (int k = 0; k < 2; k++)
+				if (!ds_counter_delta(ds, run, src, names[k], NULL, &key[2 * p + k]))
+					key[2 * p + k] = -1;
+			free(src);
+			order[p] = p;
+		}
+		for (size_t i = 1; i < phases.n; i++)
+			for (size_t j = i; j > 0 && (key[2 * order[j - 1]] > key[2 * order[j]] ||
+						     (key[2 * order[j - 1]] == key[2 * order[j]] &&
+						      key[2 * order[j - 1] + 1] > key[2 * order[j] + 1]));
+			     j--) {
+				size_t x = order[j];
+
+				order[j] = order[j - 1];
+				order[j - 1] = x;
+			}
+		for (size_t i = 0; i < phases.n; i++) {
+			char *src = xasprintf("cleancache@%s", phases.v[order[i]]);
+			struct strbuf cell;
+			struct trow *row = NULL;
+
+			for (size_t k = 0; k < t->nrows && !row; k++)
+				if (!strcmp(t->rows[k].label, phases.v[order[i]]))
+					row = &t->rows[k];
+			if (!row) {
+				char *label = xasprintf("%s", phases.v[order[i]]);
+
+				row = table_text(t, label);
+				free(label);
+			}
+			sb_init(&cell);
+			for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+				long long v;
+
+				if (ds_counter_delta(ds, run, src, names[k], NULL, &v))
+					sb_addf(&cell, "%s%s %lld", cell.len ? ", " : "", names[k], v);
+			}
+			table_set(row, c, sb_detach(&cell));
+			free(src);
+		}
+		free(key);
+		free(order);
+	}
+	sl_free(&phases);
+	tables_drop_empty(ts);
+}
+
 void report_tables(const struct report_col *cols, size_t ncols, struct tables *ts)
 {
 	long long *sizes;
-	size_t nsizes = all_sizes(cols, ncols, &sizes);
+	size_t nsizes = all_sizes(cols, ncols, "", &sizes);
+	struct strlist tags = { 0 };
 
 	for (size_t z = 0; z < nsizes; z++) {
-		latency_table(ts, cols, ncols, sizes[z], USER);
-		latency_table(ts, cols, ncols, sizes[z], KERNEL);
+		latency_table(ts, cols, ncols, "", sizes[z], USER);
+		latency_table(ts, cols, ncols, "", sizes[z], KERNEL);
 	}
+	free(sizes);
+	all_tags(cols, ncols, &tags);
+	for (size_t i = 0; i < tags.n; i++) {
+		nsizes = all_sizes(cols, ncols, tags.v[i], &sizes);
+		for (size_t z = 0; z < nsizes; z++)
+			latency_table(ts, cols, ncols, tags.v[i], sizes[z], USER);
+		free(sizes);
+	}
+	sl_free(&tags);
+	phase_table(ts, cols, ncols);
 	burst_table(ts, cols, ncols);
 	job_tables(ts, cols, ncols);
 	fio_tables(ts, cols, ncols);
 	counter_table(ts, cols, ncols);
 	perf_table(ts, cols, ncols);
-	free(sizes);
 }
 
 void report_problems(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
@@ -884,7 +992,7 @@ static void alloc_samples(const struct report_col *c, long long pages, enum lat_
 		const struct ds_alloc *a = &c->ds->allocs[i];
 		double x = lat_us(a, side);
 
-		if (a->pages != pages || isnan(x) || !col_run(c, a->run))
+		if (a->pages != pages || isnan(x) || a->tag[0] || !col_run(c, a->run))
 			continue;
 		dv_add(every, x);
 		if (a->success)
@@ -921,7 +1029,7 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 
 	for (size_t s = 0; s < n; s++)
 		cols[s] = (struct report_col){ ds->sections.v[s], ds, ds->sections.v[s] };
-	nsizes = all_sizes(cols, n, &sizes);
+	nsizes = all_sizes(cols, n, "", &sizes);
 	sb_init(&vars);
 	sb_add(&vars, "# generated by cmabench report\nsections = \"");
 	for (size_t s = 0; s < n; s++)

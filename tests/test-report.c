@@ -339,6 +339,40 @@ static void test_fdr_marks(void **state)
 	tables_free(&ts);
 }
 
+/*
+ * A script's allocations (alloc-TAG.csv) and its counter copies
+ * (cleancache-PHASE/) join the data set and get their tables; the phases
+ * come in the order their counters grew ("start" sorts after "end" by name).
+ */
+static void test_script_outputs(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+	char *dir = xasprintf("%s/results/script-fixture", TEST_DATA);
+	size_t tagged = 0;
+	const char *start, *end;
+
+	(void)state;
+	load(&ds, dir);
+	for (size_t i = 0; i < ds.nallocs; i++)
+		tagged += !strcmp(ds.allocs[i].tag, "gcma") || !strcmp(ds.allocs[i].tag, "cma");
+	assert_int_equal(tagged, 20);
+	assert_int_equal(ds.runs[0].problems.n, 0);
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "the script's allocations alloc-gcma.csv, 16384 pages"));
+	assert_non_null(strstr(txt.buf, "1: 10 (6 failed)"));
+	start = strstr(txt.buf, "  start ");
+	end = strstr(txt.buf, "  end ");
+	assert_non_null(start);
+	assert_non_null(end);
+	assert_true(start < end);
+	assert_non_null(strstr(txt.buf, "stores 26, hits 20, cached_pages 0, pool_pages 16384"));
+	sb_free(&txt);
+	dataset_free(&ds);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_problems_listed),
 		cmocka_unit_test(test_cmd_report),
 		cmocka_unit_test(test_jobs),
+		cmocka_unit_test(test_script_outputs),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
