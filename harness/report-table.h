@@ -10,9 +10,19 @@
 #ifndef CMB_REPORT_TABLE_H
 #define CMB_REPORT_TABLE_H
 
-#include "report.h"
+#include "dataset.h"
 
 #include <stdbool.h>
+
+/* One column: the runs of one section of one data set. */
+struct report_col {
+	const char *label;
+	const struct dataset *ds;
+	const char *section;
+};
+
+/* The false-discovery rate a mark allows. */
+#define REPORT_ALPHA 0.05
 
 /* The tests of one report, adjusted together. */
 struct tests {

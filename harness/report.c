@@ -9,7 +9,7 @@
  * the success rate beside them. Only runs that ended "ok" count; the
  * others are named, never averaged in.
  */
-#include "report-table.h"
+#include "report.h"
 #include "stats.h"
 
 #include <errno.h>

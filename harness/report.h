@@ -9,19 +9,9 @@
 #define CMB_REPORT_H
 
 #include "dataset.h"
+#include "report-table.h"
 #include "util.h"
 
-/* One column: the runs of one section of one data set. */
-struct report_col {
-	const char *label;
-	const struct dataset *ds;
-	const char *section;
-};
-
-/* The false-discovery rate a mark allows. */
-#define REPORT_ALPHA 0.05
-
-struct tables;
 /* Adds the comparison tables of cols (cols[0] is the baseline) to ts; the
  * caller renders them (report-table.h) once every table of its report is in. */
 void report_tables(const struct report_col *cols, size_t ncols, struct tables *ts);
