@@ -4,7 +4,7 @@
  */
 #include "builtin.h"
 #include "dataset.h"
-#include "report-table.h"
+#include "report.h"
 
 #include <errno.h>
 #include <getopt.h>
