@@ -14,7 +14,7 @@
 
 #include "builtin.h"
 #include "dataset.h"
-#include "report-table.h"
+#include "report.h"
 
 static const char fixture[] = TEST_DATA "/results/smoke-fixture";
 
