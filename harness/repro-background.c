@@ -63,6 +63,32 @@ static size_t jt_values(const struct picks *ps, const struct jobtime *jt, size_t
 	return k;
 }
 
+/* How many allocation requests the job met per run, by section. */
+static void requests_met(struct strbuf *md, const struct picks *ps)
+{
+	for (size_t s = 0; ps->sections[s]; s++) {
+		double *v = xcalloc(ps->n + 1, sizeof(*v));
+		size_t n = 0;
+		struct over o;
+
+		for (size_t i = 0; i < ps->n; i++) {
+			const struct dataset *ds = &ps->v[i].set->ds;
+			size_t k = 0;
+
+			if (!pick_ok(&ps->v[i], ps->sections[s]))
+				continue;
+			for (size_t a = 0; a < ds->nallocs; a++)
+				k += ds->allocs[a].run == ps->v[i].run && !ds->allocs[a].tag[0];
+			v[n++] = (double)k;
+		}
+		o = over_reps(v, n);
+		if (n && o.hi > 0)
+			sb_addf(md, "Under %s the job met a median of %s allocation requests per run "
+				"(%s). ", ps->sections[s], num(o.med), range(o));
+		free(v);
+	}
+}
+
 static void figure_background(struct strbuf *md, struct repro_ctx *ctx)
 {
 	const struct published *pub = ctx->pub;
@@ -198,11 +224,12 @@ static void figure_background(struct strbuf *md, struct repro_ctx *ctx)
 		sb_addf(md, "Why they differ: the published job is %s; ours is the guest's own job "
 			"on ", pub_source(pub, FIG_BG));
 		describe_env(md, &ps);
-		sb_add(md, ". An emulated CPU and a smaller, shorter job change the seconds "
-		       "entirely; only the overheads relative to `none` are comparable, and a short "
-		       "job has less time to feel the allocations.\n\n");
-		sources(md, &ps, "runs/<run>/jobtime.csv (`name`, `elapsed_s`, `user_s`, `sys_s`, "
-			"read directly: the data set does not keep it)", &notes);
+		sb_add(md, ". ");
+		requests_met(md, &ps);
+		area_facts(md, &ps, "cma", "gcma");
+		end_paragraph(md);
+		sources(md, &ps, "runs/<run>/jobtime.csv (`name`, `elapsed_s`, `user_s`, `sys_s`), "
+			"as in the data/jobs.csv that `cmabench report` writes", &notes);
 	}
 	free(v);
 	free(w);

@@ -275,3 +275,117 @@ double pub_value(const struct published *p, const char *figure, const char *metr
 
 	return r ? r->v : NAN;
 }
+
+/* A counter of a run at the snapshot before (which 0) or after (which 1); NAN if absent. */
+static double counter_at(const struct dataset *ds, size_t run, const char *source,
+			 const char *name, int which)
+{
+	for (size_t i = 0; i < ds->ncounters; i++) {
+		const struct ds_counter *c = &ds->counters[i];
+		long long v = which ? c->after : c->before;
+
+		if (c->run == run && !strcmp(c->source, source) && !strcmp(c->name, name))
+			return v == DS_NONE ? NAN : (double)v;
+	}
+	return NAN;
+}
+
+/* The median over a section's ok runs of fn's per-run value. */
+static struct over per_run(const struct picks *ps, const char *section,
+			   double (*fn)(const struct pick *k, void *arg), void *arg)
+{
+	double *v = xcalloc(ps->n + 1, sizeof(*v));
+	size_t n = 0;
+	struct over o;
+
+	for (size_t i = 0; i < ps->n; i++) {
+		double x;
+
+		if (!pick_ok(&ps->v[i], section))
+			continue;
+		x = fn(&ps->v[i], arg);
+		if (!isnan(x))
+			v[n++] = x;
+	}
+	o = over_reps(v, n);
+	free(v);
+	return o;
+}
+
+static double cma_occupancy(const struct pick *k, void *arg)
+{
+	const struct dataset *ds = &k->set->ds;
+	double total = counter_at(ds, k->run, "meminfo", "CmaTotal", 0);
+	double free_kb = counter_at(ds, k->run, "meminfo", "CmaFree", 0);
+
+	(void)arg;
+	return total > 0 ? 100 * (total - free_kb) / total : NAN;
+}
+
+static double gcma_occupancy(const struct pick *k, void *arg)
+{
+	const struct dataset *ds = &k->set->ds;
+	double cached = counter_at(ds, k->run, "cleancache", "cached_pages", *(int *)arg);
+	double pool = counter_at(ds, k->run, "cleancache", "pool_pages", *(int *)arg);
+
+	return pool > 0 ? 100 * cached / pool : NAN;
+}
+
+/* Per request of the run: a vmstat counter's change over the run, or busy retries. */
+static double per_request(const struct pick *k, void *arg)
+{
+	const struct dataset *ds = &k->set->ds;
+	const char *what = arg;
+	double sum = 0;
+	size_t n = 0;
+	long long d;
+
+	for (size_t i = 0; i < ds->nallocs; i++) {
+		const struct ds_alloc *a = &ds->allocs[i];
+
+		if (a->run != k->run || a->tag[0])
+			continue;
+		n++;
+		sum += a->retries == DS_NONE ? 0 : (double)a->retries;
+	}
+	if (!n)
+		return NAN;
+	if (!strcmp(what, "retries"))
+		return sum / n;
+	return ds_counter_delta(ds, k->run, "vmstat", what, &d, NULL) ? (double)d / n : NAN;
+}
+
+void area_facts(struct strbuf *md, const struct picks *ps, const char *cma, const char *gcma)
+{
+	int before = 0, after = 1;
+	struct over co = per_run(ps, cma, cma_occupancy, NULL);
+	struct over mig = per_run(ps, cma, per_request, "pgmigrate_success");
+	struct over rt = per_run(ps, cma, per_request, "retries");
+	struct over g0 = per_run(ps, gcma, gcma_occupancy, &before);
+	struct over g1 = per_run(ps, gcma, gcma_occupancy, &after);
+
+	if (co.n) {
+		sb_addf(md, "In our runs, when the measured phase began CMA's area held movable pages "
+			"in %s%% of it (median of %zu runs, meminfo `CmaTotal` - `CmaFree`)", num(co.med),
+			co.n);
+		if (mig.n)
+			sb_addf(md, "; each CMA request migrated a median of %s pages (vmstat "
+				"`pgmigrate_success` over the run / requests) after %s busy retries",
+				num(mig.med), rt.n ? num(rt.med) : "-");
+		sb_add(md, ". ");
+	}
+	if (g0.n)
+		sb_addf(md, "GCMA's area held cached pages in %s%% of it when the measured phase "
+			"began and %s%% at its end (cleancache `cached_pages` / `pool_pages`, median of "
+			"%zu runs). ", num(g0.med), g1.n ? num(g1.med) : "-", g0.n);
+	if ((co.n && co.med < 50) || (g0.n && g0.med < 50))
+		sb_add(md, "An area less than half full is an idle one: such runs measure the set-up, "
+		       "not what the allocators pay when they must take their areas back. ");
+}
+
+void end_paragraph(struct strbuf *md)
+{
+	while (md->len && md->buf[md->len - 1] == ' ')
+		md->buf[--md->len] = '\0';
+	sb_add(md, "\n\n");
+}

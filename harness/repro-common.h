@@ -73,6 +73,18 @@ void no_results(struct strbuf *md, const char *scenario, const char *const *sect
 /* "an x86-64 guest under QEMU tcg (TCG: an emulated CPU), Linux 6.12.118, 1 vCPU, ..." */
 void describe_env(struct strbuf *md, const struct picks *ps);
 
+/*
+ * What the allocators had to do in our runs, computed from their counters:
+ * the area's occupancy when the measured phase began (CMA: movable pages,
+ * meminfo CmaTotal - CmaFree; GCMA: cleancache cached_pages / pool_pages)
+ * and, per CMA request, the pages migrated and busy retries. Appends one
+ * or two sentences; nothing if no run has the counters.
+ */
+void area_facts(struct strbuf *md, const struct picks *ps, const char *cma, const char *gcma);
+
+/* Ends a paragraph: trailing blanks dropped, a blank line. */
+void end_paragraph(struct strbuf *md);
+
 /* ---- numbers (rotating buffers: a row can hold several) ---- */
 const char *num(double v);
 const char *pct(double v);

@@ -452,10 +452,9 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 		sb_add(md, "Why they differ: the published numbers come from ");
 		sb_addf(md, "%s; ours from ", pub_source(pub, FIG_LAT));
 		describe_env(md, &ps);
-		sb_add(md, ". An emulated CPU runs the allocator's migration and compaction many "
-		       "times slower than hardware, Linux 6.12's CMA is not the 2015 one, and the "
-		       "request sizes are the published ones while the area and RAM are the "
-		       "guest's, so compare ratios and shapes, not microseconds.\n\n");
+		sb_add(md, ". ");
+		area_facts(md, &ps, "cma", "gcma");
+		end_paragraph(md);
 		sources(md, &ps, kernel_cells ? "runs/<run>/alloc.csv (`pages`, `latency_ns`, "
 			"`success`) and runs/<run>/trace.dat (`cma_alloc_start`, `cma_alloc_finish`), "
 			"as in the data/alloc.csv that `cmabench report` writes"

@@ -192,12 +192,11 @@ static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
 			"loop; ours is a burst of back-to-back allocations from the test driver under "
 			"the scenario's background on ", pub_source(pub, FIG_PAPER));
 		describe_env(md, &ps);
-		sb_add(md, ". The emulated CPU slows the migration CMA must do far more than "
-		       "GCMA's discard of cached pages, and the bursts are the scenario's, not "
-		       "a camera's.\n\n");
+		sb_add(md, ". ");
+		area_facts(md, &ps, "cma", "gcma");
+		end_paragraph(md);
 		sources(md, &ps, "runs/<run>/alloc.csv (`burst`, `start_ns`, `latency_ns`, "
-			"`success`, read directly: the data set keeps neither burst nor start_ns)",
-			&notes);
+			"`success`), as in the data/bursts.csv that `cmabench report` writes", &notes);
 	}
 	sl_free(&notes);
 	free(ps.v);
