@@ -8,6 +8,7 @@
 #include "dataset.h"
 #include "history.h"
 #include "image.h"
+#include "jobs.h"
 #include "kbuild.h"
 #include "signals.h"
 #include "vm.h"
@@ -35,6 +36,8 @@ struct run_ctx {
 	char *tmpdir;
 	char *finaldir;
 	double kvm_probe_s;
+	long jobs;                  /* VMs at once (--jobs) */
+	unsigned host_cores;
 };
 
 static struct kernel *kernel_for(struct run_ctx *ctx, const char *variant, int *ok)
@@ -192,7 +195,29 @@ static void print_tail(const char *path, int lines)
 	fprintf(stderr, "----\n");
 }
 
-static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx, size_t total)
+/* The host's load averages (1, 5, 15 min) as a JSON array. */
+static json_object *host_load(void)
+{
+	double l[3];
+	json_object *a = json_object_new_array();
+
+	if (getloadavg(l, 3) == 3)
+		for (int i = 0; i < 3; i++)
+			json_object_array_add(a, json_object_new_double(l[i]));
+	return a;
+}
+
+static void write_run_meta(const char *dir, json_object *m)
+{
+	char *meta = path_join(dir, "metadata.json");
+
+	json_object_to_file_ext(meta, m, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	free(meta);
+}
+
+/* cores: the host cores the run is pinned to, NULL when not pinned. */
+static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx, size_t total,
+			    const char *cores)
 {
 	const struct run_spec *s = r->spec;
 	char *dir = xasprintf("%s/runs/%s", ctx->tmpdir, r->name);
@@ -248,6 +273,10 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	json_object_object_add(m, "accelerator_reason", json_object_new_string(ctx->accel_reason));
 	json_object_object_add(m, "date", json_object_new_string(started));
 	json_object_object_add(m, "host", host_info());
+	json_object_object_add(m, "host_load_start", host_load());
+	json_object_object_add(m, "jobs", json_object_new_int64(ctx->jobs));
+	if (cores)
+		json_object_object_add(m, "cpu_affinity", json_object_new_string(cores));
 
 	if (!kok) {
 		status = "kernel-build-failed";
@@ -306,14 +335,15 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		json_object_object_add(m, "problem", json_object_new_string(res.problem));
 record:
 	json_object_object_add(m, "status", json_object_new_string(status));
+	json_object_object_add(m, "host_load_end", host_load());
+	/* Sequential: nothing ran beside it (the pool corrects this when it did). */
+	json_object_object_add(m, "vms_beside", json_object_new_int(0));
+	write_run_meta(dir, m);
 	{
-		char *meta = path_join(dir, "metadata.json");
 		char *st = path_join(dir, "status");
 		char *line = xasprintf("%s\n", status);
 
-		json_object_to_file_ext(meta, m, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 		write_file(st, line, strlen(line));
-		free(meta);
 		free(st);
 		free(line);
 	}
@@ -338,7 +368,9 @@ static void usage(void)
 		"  --set KEY=VALUE           override a scenario key in every run\n"
 		"  --results DIR             results root (default: results/ in the source tree)\n"
 		"  --accel auto|kvm|tcg      accelerator (default auto: probe KVM, else TCG)\n"
-		"  --kvm-probe SECONDS       how long the KVM probe may take (default 10)\n");
+		"  --kvm-probe SECONDS       how long the KVM probe may take (default 10)\n"
+		"  --jobs N                  up to N VMs at once, each pinned to host cores of its own\n"
+		"                            (default 1: runs alone measure cleanest)\n");
 }
 
 static int finish(struct run_ctx *ctx, json_object *top, json_object *runs, size_t nfail)
@@ -355,6 +387,112 @@ static int finish(struct run_ctx *ctx, json_object *top, json_object *runs, size
 	}
 	free(meta);
 	return rc;
+}
+
+/* Adds a run's metadata to the scenario's list; 1 if the run failed. */
+static size_t add_run(json_object *runs, const struct run *r, json_object *m)
+{
+	json_object *st;
+	bool failed = !json_object_object_get_ex(m, "status", &st) ||
+		      strcmp(json_object_get_string(st), "ok");
+
+	json_object_object_add(m, "run", json_object_new_string(r->name));
+	json_object_array_add(runs, m);
+	return failed;
+}
+
+/* A scenario runs beside other VMs only if every one of its sections allows it. */
+static bool scenario_parallel(const struct scenario *scn)
+{
+	for (size_t i = 0; i < scn->nruns; i++)
+		if (!scn->runs[i].parallel)
+			return false;
+	return true;
+}
+
+/* A run's vCPUs, each on a host core of its own (at most all of them). */
+static unsigned cores_of(const struct run_ctx *ctx, const struct run *r)
+{
+	return r->spec->cpus < (long)ctx->host_cores ? (unsigned)r->spec->cpus : ctx->host_cores;
+}
+
+struct child_arg {
+	struct run_ctx *ctx;
+	const struct run *r;
+	size_t idx, total;
+};
+
+static char *run_child(void *arg, const char *cores)
+{
+	struct child_arg *a = arg;
+	json_object *m = run_one(a->ctx, a->r, a->idx, a->total, cores);
+	char *out = xstrdup(json_object_to_json_string_ext(m, JSON_C_TO_STRING_PLAIN));
+
+	json_object_put(m);
+	return out;
+}
+
+/*
+ * Up to ctx->jobs runs at once, each in a child pinned to its own cores, in
+ * plan order; every run's metadata says how many VMs ran beside it at most.
+ */
+static size_t run_pool(struct run_ctx *ctx, const struct selection *sel,
+		       const struct scenario *scn, json_object *runs, size_t *done)
+{
+	struct jobs j;
+	size_t next = 0, nfail = 0, n = sel->plan.n;
+	json_object **got = xcalloc(n, sizeof(*got));
+
+	jobs_init(&j, (size_t)ctx->jobs, ctx->host_cores);
+	for (;;) {
+		struct job_done d;
+
+		while (next < n && !interrupted()) {
+			const struct run *r = &sel->plan.runs[next];
+			struct child_arg a = { ctx, r, 0, n };
+
+			if (r->scn != scn) {
+				next++;
+				continue;
+			}
+			if (!jobs_can_start(&j, cores_of(ctx, r)))
+				break;
+			a.idx = (*done)++;
+			if (jobs_start(&j, next, cores_of(ctx, r), run_child, &a)) {
+				err_msg("cannot start a run: %s", strerror(errno));
+				(*done)--;
+				break;
+			}
+			next++;
+		}
+		if (!jobs_wait(&j, &d))
+			break;
+		got[d.id] = d.out ? json_tokener_parse(d.out) : NULL;
+		if (!got[d.id]) {
+			got[d.id] = json_object_new_object();
+			json_object_object_add(got[d.id], "status",
+					       json_object_new_string("crashed"));
+			err_msg("%s/%s: the runner's child ended with status %d", scn->name,
+				sel->plan.runs[d.id].name, d.status);
+		}
+		json_object_object_add(got[d.id], "vms_beside", json_object_new_int((int)d.beside));
+		{
+			char *dir = xasprintf("%s/runs/%s", ctx->tmpdir, sel->plan.runs[d.id].name);
+
+			write_run_meta(dir, got[d.id]);
+			free(dir);
+		}
+		free(d.out);
+		if (next >= n && !jobs_running(&j) && !interrupted())
+			break;
+	}
+	/* Plan order in the scenario's metadata, whatever order they ended in. */
+	for (size_t i = 0; i < n; i++)
+		if (got[i])
+			nfail += add_run(runs, &sel->plan.runs[i], got[i]);
+	free(got);
+	jobs_free(&j);
+	return nfail;
 }
 
 /*
@@ -393,19 +531,16 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
 	json_object_object_add(top, "accelerator", json_object_new_string(ctx->accel));
 	json_object_object_add(top, "qemu_version", json_object_new_string(ctx->qemu_version));
 	runs = json_object_new_array();
-	for (size_t i = 0; i < sel->plan.n && !interrupted(); i++) {
-		const struct run *r = &sel->plan.runs[i];
-		json_object *m, *st;
+	if (ctx->jobs > 1 && scenario_parallel(scn))
+		nfail = run_pool(ctx, sel, scn, runs, done);
+	else
+		for (size_t i = 0; i < sel->plan.n && !interrupted(); i++) {
+			const struct run *r = &sel->plan.runs[i];
 
-		if (r->scn != scn)
-			continue;
-		m = run_one(ctx, r, (*done)++, sel->plan.n);
-		json_object_object_get_ex(m, "status", &st);
-		if (strcmp(json_object_get_string(st), "ok"))
-			nfail++;
-		json_object_object_add(m, "run", json_object_new_string(r->name));
-		json_object_array_add(runs, m);
-	}
+			if (r->scn != scn)
+				continue;
+			nfail += add_run(runs, r, run_one(ctx, r, (*done)++, sel->plan.n, NULL));
+		}
 	if (interrupted()) {
 		json_object_put(runs);
 		json_object_put(top);
@@ -428,17 +563,19 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 		{ "results", required_argument, NULL, 'r' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "kvm-probe", required_argument, NULL, 'k' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct selection sel = { 0 };
-	struct run_ctx ctx = { .env = env, .kvm_probe_s = 10 };
+	struct run_ctx ctx = { .env = env, .kvm_probe_s = 10, .jobs = 1 };
 	char *results = NULL, *stamp = NULL;
 	size_t nfail = 0, done = 0;
 	int c, rc = 2;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:s:r:a:k:h", opts, NULL)) != -1) {
+	ctx.host_cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	while ((c = getopt_long(argc, argv, "o:s:r:a:k:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': selection_add_only(&sel, optarg); break;
 		case 's': sl_add(&sel.sets, optarg); break;
@@ -451,6 +588,18 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 			env->accel = optarg;
 			break;
 		case 'k': ctx.kvm_probe_s = atof(optarg); break;
+		case 'j': {
+			const char *why;
+
+			if (parse_long(optarg, &ctx.jobs, &why) || ctx.jobs < 1) {
+				err_msg("--jobs: '%s' is not a number of VMs (1 or more)", optarg);
+				goto out;
+			}
+			if (ctx.jobs > (long)ctx.host_cores)
+				info_msg("--jobs %ld: the host has %u cores; at most %u VMs run at once",
+					 ctx.jobs, ctx.host_cores, ctx.host_cores);
+			break;
+		}
 		case 'h': usage(); rc = 0; goto out;
 		default: usage(); goto out;
 		}

@@ -165,7 +165,7 @@ static struct ds_run *add_run(struct dataset *ds, const char *name)
 	r = &ds->runs[ds->nruns++];
 	memset(r, 0, sizeof(*r));
 	r->name = xstrdup(name);
-	r->area_bytes = r->memory_mib = r->cpus = -1;
+	r->area_bytes = r->memory_mib = r->cpus = r->vms_beside = -1;
 	return r;
 }
 
@@ -200,6 +200,7 @@ static void run_from_json(struct ds_run *r, json_object *m)
 	set_int(&r->area_bytes, ds_jint(m, "area_bytes"));
 	set_int(&r->memory_mib, ds_jint(m, "guest_memory_mib"));
 	set_int(&r->cpus, ds_jint(m, "guest_cpus"));
+	set_int(&r->vms_beside, ds_jint(m, "vms_beside"));
 	if (!r->rep && json_object_object_get_ex(m, "repetition", &v))
 		r->rep = json_object_get_int(v);
 }

@@ -28,6 +28,7 @@ struct ds_run {
 	char *allocations;          /* "traced", "untraced" (beside a job) or "none" */
 	char *trace_problem;        /* what run found wrong with trace.dat, or NULL */
 	long long area_bytes, memory_mib, cpus;
+	long long vms_beside;       /* most VMs that ran beside it (run --jobs), -1 unknown */
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };
 

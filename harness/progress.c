@@ -5,6 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
+static int lines_only;
+
+void progress_lines_only(void)
+{
+	lines_only = 1;
+}
+
 void progress_begin(struct progress *p, const char *step, double estimate_s)
 {
 	char est[32] = "";
@@ -13,7 +20,7 @@ void progress_begin(struct progress *p, const char *step, double estimate_s)
 	snprintf(p->step, sizeof(p->step), "%s", step);
 	p->start_ns = p->last_print_ns = now_ns();
 	p->estimate_s = estimate_s;
-	p->tty = isatty(STDOUT_FILENO);
+	p->tty = !lines_only && isatty(STDOUT_FILENO);
 	if (estimate_s > 0)
 		fmt_duration(est, sizeof(est), estimate_s);
 	printf("[%s] started%s%s%s\n", p->step, est[0] ? " (estimate " : "", est,

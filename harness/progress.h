@@ -21,5 +21,7 @@ void progress_update(struct progress *p, const char *detail, double fraction);
 /* Prints the final line and returns the elapsed seconds. */
 double progress_end(struct progress *p, const char *outcome);
 double progress_elapsed(const struct progress *p);
+/* From now on, print lines (every 30 s) even on a terminal: output is shared. */
+void progress_lines_only(void);
 
 #endif

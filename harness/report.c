@@ -844,6 +844,40 @@ void report_problems(const struct dataset *ds, struct strbuf *txt, struct strbuf
 		sb_add(md, "\n");
 }
 
+/*
+ * Runs made alone and runs made beside other VMs (run --jobs) do not see
+ * the same host: a report that mixes them says so, naming the latter.
+ */
+static void mixed_parallelism(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
+{
+	struct strbuf beside;
+	size_t alone = 0, shared = 0;
+
+	sb_init(&beside);
+	for (size_t i = 0; i < ds->nruns; i++) {
+		const struct ds_run *r = &ds->runs[i];
+
+		if (!ds_run_ok(r) || r->vms_beside < 0)
+			continue;
+		if (r->vms_beside == 0)
+			alone++;
+		else {
+			shared++;
+			sb_addf(&beside, "%s%s (%lld)", beside.len ? ", " : "", r->name, r->vms_beside);
+		}
+	}
+	if (alone && shared) {
+		if (txt)
+			sb_addf(txt, "  Mixed: %zu runs alone, %zu beside other VMs: %s.\n", alone, shared,
+				beside.buf);
+		if (md)
+			sb_addf(md, "\n**Runs made alone and runs made beside other VMs are mixed**: "
+				"%zu alone, %zu beside others (VMs beside them at most): %s.\n", alone,
+				shared, beside.buf);
+	}
+	sb_free(&beside);
+}
+
 /* Sections, their runs, and which runs the tables leave out and why. */
 static void sections_summary(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
 {
@@ -900,6 +934,7 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 					ds->sections.v[s], all - ok, all, ok, ok == 1 ? "" : "s");
 		}
 	}
+	mixed_parallelism(ds, txt, md);
 	if (txt)
 		sb_add(txt, "\n");
 	if (md)

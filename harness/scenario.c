@@ -8,7 +8,7 @@
 
 enum key_type {
 	T_STRING, T_SIZE, T_LONG, T_DURATION, T_DURATION0, T_SETUP, T_LONG_LIST, T_KERNEL,
-	T_BACKGROUND, T_PIN_MODE, T_JOB,
+	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL,
 };
 
 struct key_def {
@@ -84,6 +84,9 @@ static const struct key_def keys[] = {
 	  "uniform +- jitter on the interval, from a generator seeded with seed" },
 	{ "seed", K_SEED, T_LONG, OFF(seed), 0, 1L << 30,
 	  "seed of the jitter generator" },
+	{ "parallel", K_PARALLEL, T_BOOL, OFF(parallel), 0, 0,
+	  "yes: the run may share the host with other VMs under 'run --jobs N'; no: it runs alone "
+	  "(latency tails feel a neighbour)" },
 	{ "trace", K_TRACE, T_STRING, OFF(trace), 0, 0,
 	  "comma-separated trace events recorded around the allocations (default cma,gcma,cleancache; empty: none)" },
 };
@@ -277,6 +280,16 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 	}
 	case T_BACKGROUND:
 		return bg_list_parse((struct bg_list *)field, val, why);
+	case T_BOOL:
+		if (!strcmp(val, "yes") || !strcmp(val, "1"))
+			*(bool *)field = true;
+		else if (!strcmp(val, "no") || !strcmp(val, "0"))
+			*(bool *)field = false;
+		else {
+			*why = "is not yes or no";
+			return -1;
+		}
+		return 0;
 	case T_LONG: {
 		long v;
 
@@ -363,6 +376,7 @@ static void spec_defaults(struct run_spec *r)
 	r->build_files = 1000;
 	r->build_jobs = 2;
 	r->build_work = 32;
+	r->parallel = true;
 }
 
 static void spec_copy(struct run_spec *dst, const struct run_spec *src)

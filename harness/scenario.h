@@ -24,7 +24,7 @@ enum scn_key {
 	K_REPEAT, K_SCRATCH, K_FIO, K_FIO_RUNTIME, K_FIO_SIZE, K_ALLOC_COUNT,
 	K_ALLOC_PAGES, K_APPEND, K_TRACE, K_SCRIPT, K_BACKGROUND, K_HOG_PERCENT,
 	K_PIN_BUFFER, K_WARMUP, K_ALLOC_BURST, K_ALLOC_HOLD, K_ALLOC_INTERVAL, K_ALLOC_JITTER,
-	K_SEED, K_PIN_MODE, K_JOB, K_BUILD_FILES, K_BUILD_JOBS, K_BUILD_WORK,
+	K_SEED, K_PIN_MODE, K_JOB, K_BUILD_FILES, K_BUILD_JOBS, K_BUILD_WORK, K_PARALLEL,
 	K__COUNT
 };
 
@@ -60,6 +60,7 @@ struct run_spec {
 	long seed;
 	char *job;              /* foreground timed job: "build" or NULL */
 	long build_files, build_jobs, build_work;
+	bool parallel;          /* may run beside other VMs (run --jobs) */
 	int line[K__COUNT];     /* where each key was set; 0: default */
 	int section_line;
 };

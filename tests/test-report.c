@@ -303,6 +303,29 @@ static void test_jobs(void **state)
 	free(dir);
 }
 
+/* A report mixing runs made alone with runs made beside other VMs says so. */
+static void test_mixed_parallelism(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+
+	(void)state;
+	fake(&ds);
+	for (size_t i = 0; i < ds.nruns; i++)
+		ds.runs[i].vms_beside = i == 0 ? 1 : 0;
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "Mixed: 9 runs alone, 1 beside other VMs: fast-r1 (1)."));
+	sb_free(&txt);
+	for (size_t i = 0; i < ds.nruns; i++)
+		ds.runs[i].vms_beside = 0;
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_null(strstr(txt.buf, "Mixed:"));
+	sb_free(&txt);
+	dataset_free(&ds);
+}
+
 /*
  * The marks: q from Benjamini-Hochberg over every registered test, and
  * no mark where the per-run ranges are nested, however small q.
@@ -379,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_compare_self),
 		cmocka_unit_test(test_significant),
 		cmocka_unit_test(test_fdr_marks),
+		cmocka_unit_test(test_mixed_parallelism),
 		cmocka_unit_test(test_overlap_and_failed_runs),
 		cmocka_unit_test(test_bursts),
 		cmocka_unit_test(test_problems_listed),

@@ -215,6 +215,12 @@ static void test_override(void **state)
 	assert_non_null(strstr(errs.buf, "unknown key 'cpu'"));
 	assert_int_equal(scenario_override(&s, "memory=lots", &ctx, &errs), 1);
 	assert_non_null(strstr(errs.buf, "'lots' is not a size"));
+	/* parallel: yes by default, no forbids sharing the host */
+	assert_true(s.runs[0].parallel);
+	assert_int_equal(scenario_override(&s, "parallel=no", &ctx, &errs), 0);
+	assert_false(s.runs[0].parallel);
+	assert_int_equal(scenario_override(&s, "parallel=maybe", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "'maybe' is not yes or no"));
 	scenario_free(&s);
 	sb_free(&errs);
 	free(p);
