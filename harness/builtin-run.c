@@ -6,6 +6,7 @@
  */
 #include "builtin.h"
 #include "dataset.h"
+#include "disk.h"
 #include "history.h"
 #include "image.h"
 #include "jobs.h"
@@ -254,6 +255,8 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	if (r->area)
 		json_object_object_add(m, "area", json_object_new_string(r->area));
 	json_object_object_add(m, "allocations", json_object_new_string(r->allocations));
+	json_object_object_add(m, "disk", json_object_new_string(s->disk));
+	json_object_object_add(m, "fill_target_pct", json_object_new_int64(r->area ? s->fill : 0));
 	{
 		json_object *bg = json_object_new_array();
 
@@ -287,11 +290,13 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		status = "setup-failed";
 		goto record;
 	}
+	char *disk_opts = disk_qemu_opts(disk_find(s->disk));
 	struct vm_config vc = {
 		.qemu = ctx->env->qemu, .accel = ctx->accel, .mem_mib = r->mem_mib,
 		.cpus = s->cpus, .kernel = k->bzimage, .cmdline = r->cmdline,
 		.root_img = ctx->image, .scratch_img = scratch, .share_dir = dir,
 		.console_log = console, .timeout_s = s->timeout, .label = label,
+		.scratch_opts = disk_opts,
 		.estimate_s = estimate,
 	};
 	vm_argv(&vc, &qargv);
@@ -303,6 +308,7 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		json_object_object_add(m, "qemu_argv", a);
 	}
 	vm_run(&vc, &res);
+	free(disk_opts);
 	status = vm_status_name(res.status);
 	{
 		/* A text copy of the trace's cma events: results committed

@@ -27,6 +27,7 @@ static const struct ds_reader readers[] = {
 	{ "samples.csv", ds_read_samples },
 	{ "jobtime.csv", ds_read_jobtime },
 	{ "backgrounds.csv", ds_read_backgrounds },
+	{ "fill.csv", ds_read_fill },
 };
 
 void ds_problem(struct ds_run *r, const char *file, const char *fmt, ...)
@@ -87,6 +88,11 @@ long long ds_jint(json_object *o, const char *key)
 bool ds_run_ok(const struct ds_run *r)
 {
 	return r->status && !strcmp(r->status, "ok");
+}
+
+bool ds_run_not_filled(const struct ds_run *r)
+{
+	return r->fill_status && strcmp(r->fill_status, "filled");
 }
 
 size_t dataset_degraded(const struct dataset *ds)
@@ -201,6 +207,9 @@ static void run_from_json(struct ds_run *r, json_object *m)
 	set_int(&r->memory_mib, ds_jint(m, "guest_memory_mib"));
 	set_int(&r->cpus, ds_jint(m, "guest_cpus"));
 	set_int(&r->vms_beside, ds_jint(m, "vms_beside"));
+	set_str(&r->disk, ds_jstr(m, "disk"));
+	if (ds_jint(m, "fill_target_pct") > 0)
+		r->fill_planned = true;
 	if (!r->rep && json_object_object_get_ex(m, "repetition", &v))
 		r->rep = json_object_get_int(v);
 }
@@ -371,6 +380,7 @@ static void finish_run(struct dataset *ds, struct ds_run *r, json_object *top, c
 	set_str(&r->scenario, "?");
 	set_str(&r->kernel_version, "?");
 	set_str(&r->accel, "?");
+	set_str(&r->disk, "host");
 	if (!r->status) {
 		r->status = xstrdup("unknown");
 		ds_problem(r, "status", "no status (neither metadata.json nor status file)");
@@ -461,6 +471,8 @@ void dataset_free(struct dataset *ds)
 		free(r->area);
 		free(r->allocations);
 		free(r->trace_problem);
+		free(r->fill_status);
+		free(r->disk);
 		sl_free(&r->problems);
 	}
 	for (size_t i = 0; i < ds->nfios; i++) {

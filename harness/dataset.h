@@ -29,6 +29,11 @@ struct ds_run {
 	char *trace_problem;        /* what run found wrong with trace.dat, or NULL */
 	long long area_bytes, memory_mib, cpus;
 	long long vms_beside;       /* most VMs that ran beside it (run --jobs), -1 unknown */
+	/* fill.csv: the area brought to a target occupancy before the allocations */
+	double fill_target, fill_reached, fill_seconds;  /* NAN without a fill */
+	char *fill_status;          /* "filled", "not-filled", or NULL without a fill */
+	bool fill_planned;          /* metadata: fill_target_pct > 0 */
+	char *disk;                 /* storage model of the scratch disk, "?" unknown */
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };
 
@@ -47,6 +52,7 @@ struct ds_alloc {
 	int success, err;
 	char flags[64];             /* ';'-separated: unpaired, no-trace, unmatched */
 	char tag[32];               /* "" for alloc.csv; TAG for a script's alloc-TAG.csv */
+	double occupancy;           /* % of the area its tenants held at the burst's start; NAN unknown */
 };
 
 struct ds_fio {
@@ -173,6 +179,7 @@ int dataset_write_csv(const struct dataset *ds, const char *outdir);
 /* The CSVs as text (for tests and for dataset_write_csv); samples and jobs
  * NULL when no run has any. */
 char *dataset_alloc_csv(const struct dataset *ds);
+char *dataset_runs_csv(const struct dataset *ds);
 char *dataset_burst_csv(const struct dataset *ds);
 char *dataset_fio_csv(const struct dataset *ds);
 char *dataset_counters_csv(const struct dataset *ds);
@@ -184,6 +191,8 @@ void dataset_derive_bursts(struct dataset *ds);
 
 /* A run's rows count in statistics only if the run ended "ok". */
 bool ds_run_ok(const struct ds_run *r);
+/* A run that planned a fill and did not reach it: left out of comparisons. */
+bool ds_run_not_filled(const struct ds_run *r);
 /* Number of runs with a bad status or any problem. */
 size_t dataset_degraded(const struct dataset *ds);
 /* Counter lookup: delta of source/name in run, false if either side is missing. */

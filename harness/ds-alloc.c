@@ -4,12 +4,14 @@
  */
 #include "ds-internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { A_SEQ, A_BURST, A_START, A_PAGES, A_LAT, A_SUCCESS, A_ERRNO, A_FREE, A_NCOL };
+enum { A_SEQ, A_BURST, A_START, A_PAGES, A_LAT, A_SUCCESS, A_ERRNO, A_FREE, A_OCC, A_NCOL };
 static const char *const alloc_cols[A_NCOL] = {
 	"seq", "burst", "start_ns", "pages", "latency_ns", "success", "errno", "free_latency_ns",
+	"area_occupancy_pct",
 };
 
 /* An optional column: its value, or DS_NONE when the file has no such column. */
@@ -60,6 +62,8 @@ static bool read_file_allocs(struct dataset *ds, size_t ri, const char *file, co
 		a->err = col[A_ERRNO] >= 0 && opt(&c, col, A_ERRNO) != DS_NONE ?
 			 (int)opt(&c, col, A_ERRNO) : 0;
 		a->free_ns = opt(&c, col, A_FREE);
+		if (!csv_double(&c, col[A_OCC], &a->occupancy))
+			a->occupancy = NAN;
 		a->kernel_ns = a->retries = a->kerrno = DS_NONE;
 		snprintf(a->tag, sizeof(a->tag), "%s", tag);
 		rows++;
@@ -142,4 +146,29 @@ void dataset_derive_bursts(struct dataset *ds)
 	ds->nbursts = 0;
 	for (size_t i = 0; i < ds->nruns; i++)
 		ds_derive_bursts(ds, i);
+}
+
+/* fill.csv: area,target_pct,reached_pct,seconds,status (area-fill in the guest). */
+void ds_read_fill(struct dataset *ds, size_t ri)
+{
+	static const char *const cols[] = { "target_pct", "reached_pct", "seconds", "status" };
+	struct ds_run *r = &ds->runs[ri];
+	struct csv c;
+	int col[4];
+	bool missing;
+
+	r->fill_target = r->fill_reached = r->fill_seconds = NAN;
+	if (!ds_open_csv(&c, ds, r, "fill.csv", cols, 4, col, &missing)) {
+		if (missing && r->fill_planned && ds_run_ok(r))
+			ds_problem(r, "fill.csv", "missing: the run planned a fill");
+		return;
+	}
+	if (!csv_next(&c) || !csv_double(&c, col[0], &r->fill_target) ||
+	    !csv_double(&c, col[1], &r->fill_reached) || !csv_double(&c, col[2], &r->fill_seconds) ||
+	    !csv_field(&c, col[3]))
+		ds_problem(r, "fill.csv", "line %zu: not target_pct,reached_pct,seconds,status",
+			   c.lineno);
+	else
+		r->fill_status = xstrdup(csv_field(&c, col[3]));
+	csv_close(&c);
 }

@@ -2,6 +2,7 @@
 #include "ds-internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,8 @@ char *dataset_alloc_csv(const struct dataset *ds)
 
 	sb_init(&sb);
 	sb_add(&sb, "run,section,rep,setup,kernel,status,seq,burst,start_ns,pages,latency_ns,"
-	       "kernel_latency_ns,busy_retries,errorno,success,errno,free_latency_ns,flags,tag\n");
+	       "kernel_latency_ns,busy_retries,errorno,success,errno,free_latency_ns,flags,tag,"
+	       "area_occupancy_pct\n");
 	for (size_t i = 0; i < ds->nallocs; i++) {
 		const struct ds_alloc *a = &ds->allocs[i];
 
@@ -41,7 +43,10 @@ char *dataset_alloc_csv(const struct dataset *ds)
 		csv_put_ll(&sb, a->free_ns, DS_NONE);
 		sb_addf(&sb, ",%s,", a->flags);
 		csv_put_str(&sb, a->tag);
-		sb_add(&sb, "\n");
+		if (isnan(a->occupancy))
+			sb_add(&sb, ",\n");
+		else
+			sb_addf(&sb, ",%.1f\n", a->occupancy);
 	}
 	return sb_detach(&sb);
 }
@@ -153,6 +158,32 @@ char *dataset_jobs_csv(const struct dataset *ds)
 	return sb_detach(&sb);
 }
 
+/* One row per run: what it was and the conditions it ran under. */
+char *dataset_runs_csv(const struct dataset *ds)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_add(&sb, "run,section,rep,setup,kernel,status,disk,fill_target_pct,fill_reached_pct,"
+	       "fill_seconds,fill_status,vms_beside\n");
+	for (size_t i = 0; i < ds->nruns; i++) {
+		const struct ds_run *r = &ds->runs[i];
+
+		csv_run(&sb, r);
+		sb_add(&sb, ",");
+		csv_put_str(&sb, r->disk);
+		if (isnan(r->fill_target))
+			sb_add(&sb, ",,,,");
+		else
+			sb_addf(&sb, ",%.1f,%.1f,%.2f,", r->fill_target, r->fill_reached,
+				r->fill_seconds);
+		csv_put_str(&sb, r->fill_status ? r->fill_status : "");
+		csv_put_ll(&sb, r->vms_beside, -1);
+		sb_add(&sb, "\n");
+	}
+	return sb_detach(&sb);
+}
+
 int dataset_write_csv(const struct dataset *ds, const char *outdir)
 {
 	struct strbuf probs;
@@ -167,6 +198,7 @@ int dataset_write_csv(const struct dataset *ds, const char *outdir)
 	for (size_t i = 0; i < ds->nruns; i++)
 		for (size_t k = 0; k < ds->runs[i].problems.n; k++)
 			sb_addf(&probs, "%s\n", ds->runs[i].problems.v[k]);
+	ret |= write_text(outdir, "runs.csv", dataset_runs_csv(ds));
 	ret |= write_text(outdir, "alloc.csv", dataset_alloc_csv(ds));
 	if (ds->nbursts)
 		ret |= write_text(outdir, "bursts.csv", dataset_burst_csv(ds));

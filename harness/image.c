@@ -19,6 +19,8 @@ static const char *const host_programs[] = {
 /* Our programs: (path in build or source tree, path in the guest). */
 static const struct { const char *rel; const char *guest; bool built; } own_files[] = {
 	{ "workloads/guest/anon-hog", "/usr/bin/anon-hog", true },
+	{ "workloads/guest/area-fill", "/usr/bin/area-fill", true },
+	{ "workloads/guest/area-state", "/usr/bin/area-state", true },
 	{ "workloads/guest/build-sim", "/usr/bin/build-sim", true },
 	{ "workloads/guest/cma-alloc", "/usr/bin/cma-alloc", true },
 	{ "workloads/guest/pin-io", "/usr/bin/pin-io", true },

@@ -70,6 +70,10 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 		s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);
 	if (s->bg.n && s->warmup > 0)
 		sb_addf(&sb, "warmup %.0f\n", s->warmup < 1 ? 1 : s->warmup);
+	/* The area filled with its tenants before anything is measured. */
+	if (area && s->fill > 0)
+		sb_addf(&sb, "fill %ld %.0f %llu\n", s->fill, s->fill_timeout,
+			(unsigned long long)(s->memory >> 20) * 3 / 2);
 	sb_add(&sb, "snapshot before\n");
 	if (s->fio)
 		sb_addf(&sb, "fio %s FIO_RUNTIME=%.0f %s\n", s->fio,

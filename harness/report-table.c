@@ -30,6 +30,19 @@ static void table_free(struct table *t)
 	free(t->title);
 }
 
+void tables_drop_all_rows(struct table *t)
+{
+	for (size_t i = 0; i < t->nrows; i++) {
+		for (size_t c = 0; c < t->ncols; c++)
+			free(t->rows[i].cells[c].text);
+		free(t->rows[i].cells);
+		free(t->rows[i].label);
+	}
+	free(t->rows);
+	t->rows = NULL;
+	t->nrows = 0;
+}
+
 void tables_heading(struct tables *ts, const char *title)
 {
 	tables_add(ts, NULL, 0, title)->heading = true;

@@ -65,6 +65,8 @@ struct table *tables_add(struct tables *ts, const struct report_col *cols, size_
 			 const char *title);
 /* A heading between tables (compare's sections). */
 void tables_heading(struct tables *ts, const char *title);
+/* Removes every row of t. */
+void tables_drop_all_rows(struct table *t);
 /* Drops the last table if it has no row. */
 void tables_drop_empty(struct tables *ts);
 /* Adjusts the tests and renders every table; frees them. */

@@ -70,11 +70,12 @@ static void dv_range(const struct dvec *d, double *lo, double *hi)
 
 /* ---- runs ---------------------------------------------------------------- */
 
+/* A column's runs: its section's runs that ended ok and reached their fill. */
 static bool col_run(const struct report_col *c, size_t run)
 {
 	const struct ds_run *r = &c->ds->runs[run];
 
-	return ds_run_ok(r) && !strcmp(r->section, c->section);
+	return ds_run_ok(r) && !ds_run_not_filled(r) && !strcmp(r->section, c->section);
 }
 
 /*
@@ -787,6 +788,68 @@ static void phase_table(struct tables *ts, const struct report_col *cols, size_t
 	tables_drop_empty(ts);
 }
 
+/*
+ * Success and latency by the area's occupancy when each request's burst
+ * began: below 50%, 50-90%, 90% and more. Requests of every run pooled:
+ * descriptive, untested (the runs' own tables carry the tests).
+ */
+static void occupancy_table(struct tables *ts, const struct report_col *cols, size_t ncols,
+			    long long pages)
+{
+	static const struct { const char *label; double lo, hi; } band[] = {
+		{ "< 50%", -1, 50 }, { "50-90%", 50, 90 }, { ">= 90%", 90, 1000 },
+	};
+	char *title = xasprintf("%lld pages by area occupancy at the request (user-side us; every "
+				"run's requests pooled, not tested)", pages);
+	struct table *t = tables_add(ts, cols, ncols, title);
+	bool any = false;
+
+	free(title);
+	for (size_t b = 0; b < ARRAY_SIZE(band); b++) {
+		struct trow *rn, *rs, *rp;
+		char *label;
+
+		label = xasprintf("occupancy %s: requests", band[b].label);
+		table_text(t, label);
+		free(label);
+		label = xasprintf("occupancy %s: success %%", band[b].label);
+		table_text(t, label);
+		free(label);
+		label = xasprintf("occupancy %s: p50", band[b].label);
+		table_text(t, label);
+		free(label);
+		/* the rows array may have moved while growing */
+		rn = &t->rows[t->nrows - 3];
+		rs = &t->rows[t->nrows - 2];
+		rp = &t->rows[t->nrows - 1];
+		for (size_t c = 0; c < ncols; c++) {
+			struct dvec v = { 0 };
+			size_t ok = 0;
+
+			for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
+				const struct ds_alloc *a = &cols[c].ds->allocs[i];
+
+				if (a->pages != pages || a->tag[0] || isnan(a->occupancy) ||
+				    a->occupancy < band[b].lo || a->occupancy >= band[b].hi ||
+				    !col_run(&cols[c], a->run))
+					continue;
+				dv_add(&v, a->user_ns / 1000.0);
+				ok += a->success;
+			}
+			if (v.n) {
+				table_set(rn, c, xasprintf("%zu", v.n));
+				table_set(rs, c, xasprintf("%.1f", 100.0 * ok / v.n));
+				table_set(rp, c, xasprintf("%.2f", dv_median(&v)));
+				any = true;
+			}
+			dv_free(&v);
+		}
+	}
+	if (!any)
+		tables_drop_all_rows(t);
+	tables_drop_empty(ts);
+}
+
 void report_tables(const struct report_col *cols, size_t ncols, struct tables *ts)
 {
 	long long *sizes;
@@ -796,6 +859,7 @@ void report_tables(const struct report_col *cols, size_t ncols, struct tables *t
 	for (size_t z = 0; z < nsizes; z++) {
 		latency_table(ts, cols, ncols, "", sizes[z], USER);
 		latency_table(ts, cols, ncols, "", sizes[z], KERNEL);
+		occupancy_table(ts, cols, ncols, sizes[z]);
 	}
 	free(sizes);
 	all_tags(cols, ncols, &tags);
@@ -878,19 +942,57 @@ static void mixed_parallelism(const struct dataset *ds, struct strbuf *txt, stru
 	sb_free(&beside);
 }
 
+/*
+ * What a section's area held when its allocations began: "idle" without a
+ * fill; else the target, the occupancy reached (median of the runs that
+ * reached it) and the time it took, and how many runs reached it.
+ */
+static char *fill_summary(const struct dataset *ds, const char *section)
+{
+	struct dvec reached = { 0 }, secs = { 0 };
+	size_t filled = 0, planned = 0;
+	double target = NAN;
+	char *s;
+
+	for (size_t i = 0; i < ds->nruns; i++) {
+		const struct ds_run *r = &ds->runs[i];
+
+		if (strcmp(r->section, section) || !ds_run_ok(r) || !r->fill_status)
+			continue;
+		planned++;
+		target = r->fill_target;
+		if (ds_run_not_filled(r))
+			continue;
+		filled++;
+		dv_add(&reached, r->fill_reached);
+		dv_add(&secs, r->fill_seconds);
+	}
+	if (!planned)
+		s = xstrdup("idle (no fill)");
+	else if (!filled)
+		s = xasprintf("fill %.0f%%: no run reached it", target);
+	else
+		s = xasprintf("fill %.0f%%: %.1f%% in %.1f s (%zu/%zu runs)", target,
+			      dv_median(&reached), dv_median(&secs), filled, planned);
+	dv_free(&reached);
+	dv_free(&secs);
+	return s;
+}
+
 /* Sections, their runs, and which runs the tables leave out and why. */
 static void sections_summary(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
 {
 	if (md)
-		sb_add(md, "| section | set-up | kernel | runs ok / all | left out |\n"
-		       "|---|---|---|---:|---|\n");
+		sb_add(md, "| section | set-up | kernel | disk | area before the allocations | "
+		       "runs ok / all | left out |\n|---|---|---|---|---|---:|---|\n");
 	if (txt)
-		sb_addf(txt, "  %-20s %-10s %-10s %-11s %s\n", "section", "set-up", "kernel",
-			"runs ok/all", "left out");
+		sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", "section", "set-up", "kernel",
+			"disk", "area before the allocations", "runs ok/all", "left out");
 	for (size_t s = 0; s < ds->sections.n; s++) {
-		const char *setup = "?", *kernel = "?";
+		const char *setup = "?", *kernel = "?", *disk = "?";
 		size_t ok = 0, all = 0;
 		struct strbuf out;
+		char *fill = fill_summary(ds, ds->sections.v[s]);
 
 		sb_init(&out);
 		for (size_t i = 0; i < ds->nruns; i++) {
@@ -900,22 +1002,27 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 				continue;
 			setup = r->setup;
 			kernel = r->kernel;
+			disk = r->disk;
 			all++;
 			ok += ds_run_ok(r);
 			if (!ds_run_ok(r))
 				sb_addf(&out, "%s%s (%s)", out.len ? ", " : "", r->name, r->status);
+			else if (ds_run_not_filled(r))
+				sb_addf(&out, "%s%s (not-filled: %.1f%% of %.0f%%)", out.len ? ", " : "",
+					r->name, r->fill_reached, r->fill_target);
 		}
 		if (txt) {
 			char n[32];
 
 			snprintf(n, sizeof(n), "%zu/%zu", ok, all);
-			sb_addf(txt, "  %-20s %-10s %-10s %-11s %s\n", ds->sections.v[s], setup, kernel,
-				n, out.len ? out.buf : "-");
+			sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", ds->sections.v[s], setup,
+				kernel, disk, fill, n, out.len ? out.buf : "-");
 		}
 		if (md)
-			sb_addf(md, "| %s | %s | %s | %zu / %zu | %s |\n", ds->sections.v[s], setup,
-				kernel, ok, all, out.len ? out.buf : "-");
+			sb_addf(md, "| %s | %s | %s | %s | %s | %zu / %zu | %s |\n", ds->sections.v[s],
+				setup, kernel, disk, fill, ok, all, out.len ? out.buf : "-");
 		sb_free(&out);
+		free(fill);
 	}
 	for (size_t s = 0; s < ds->sections.n; s++) {
 		size_t ok = 0, all = 0;
@@ -1190,6 +1297,22 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 		"latency_sets = \"%s\"\nhave_fio = %d\n", cdfs.buf, strchr(fio.buf, '\n')[1] != '\0');
 	sb_free(&cdfs);
 	sb_add(&vars, fails.buf);
+	{
+		/* occupancy.gp: the area's tenants against its size (older runs:
+		 * cleancache's cached pages against its pool) */
+		bool area = false;
+		bool hits;
+
+		for (size_t i = 0; i < ds->nsamples && !area; i++)
+			area = !strcmp(ds->samples[i].name, "area.tenants");
+		hits = false;
+		for (size_t i = 0; i < ds->nsamples && !hits; i++)
+			hits = !strcmp(ds->samples[i].name, "cleancache.hit_rate_pct");
+		sb_addf(&vars, "have_hitrate = %d\n", hits);
+		sb_addf(&vars, "occupancy_name = \"%s\"\noccupancy_total = \"%s\"\n",
+			area ? "area.tenants" : "cleancache.cached_pages",
+			area ? "area.total" : "cleancache.pool_pages");
+	}
 	sb_free(&fails);
 	ret |= write_text(outdir, "plot-fio.dat", sb_detach(&fio));
 	ret |= write_text(outdir, "plot-vars.gp", sb_detach(&vars));

@@ -1,4 +1,5 @@
 #include "scenario.h"
+#include "disk.h"
 #include "variants.h"
 
 #include <ctype.h>
@@ -8,7 +9,7 @@
 
 enum key_type {
 	T_STRING, T_SIZE, T_LONG, T_DURATION, T_DURATION0, T_SETUP, T_LONG_LIST, T_KERNEL,
-	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL,
+	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL, T_DISK,
 };
 
 struct key_def {
@@ -84,6 +85,14 @@ static const struct key_def keys[] = {
 	  "uniform +- jitter on the interval, from a generator seeded with seed" },
 	{ "seed", K_SEED, T_LONG, OFF(seed), 0, 1L << 30,
 	  "seed of the jitter generator" },
+	{ "disk", K_DISK, T_DISK, OFF(disk), 0, 0,
+	  "storage model of the scratch disk: host (unthrottled), emmc, ufs or nvme (QEMU "
+	  "throttling at a datasheet's figures)" },
+	{ "fill", K_FILL, T_LONG, OFF(fill), 0, 100,
+	  "% of the area its natural tenants fill before the first allocation and keep filled "
+	  "(CMA: movable pages; GCMA: cached pages); 0: an idle area" },
+	{ "fill-timeout", K_FILL_TIMEOUT, T_DURATION, OFF(fill_timeout), 0, 0,
+	  "how long the fill may take; a run that does not reach its fill is marked not-filled" },
 	{ "parallel", K_PARALLEL, T_BOOL, OFF(parallel), 0, 0,
 	  "yes: the run may share the host with other VMs under 'run --jobs N'; no: it runs alone "
 	  "(latency tails feel a neighbour)" },
@@ -280,6 +289,17 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 	}
 	case T_BACKGROUND:
 		return bg_list_parse((struct bg_list *)field, val, why);
+	case T_DISK: {
+		char **p = (char **)field;
+
+		if (!disk_find(val)) {
+			*why = "is not a storage model (host, emmc, ufs, nvme)";
+			return -1;
+		}
+		free(*p);
+		*p = xstrdup(val);
+		return 0;
+	}
 	case T_BOOL:
 		if (!strcmp(val, "yes") || !strcmp(val, "1"))
 			*(bool *)field = true;
@@ -377,6 +397,8 @@ static void spec_defaults(struct run_spec *r)
 	r->build_jobs = 2;
 	r->build_work = 32;
 	r->parallel = true;
+	r->disk = xstrdup("host");
+	r->fill_timeout = 120;
 }
 
 static void spec_copy(struct run_spec *dst, const struct run_spec *src)
@@ -392,6 +414,7 @@ static void spec_copy(struct run_spec *dst, const struct run_spec *src)
 	bg_list_copy(&dst->bg, &src->bg);
 	dst->pin_mode = src->pin_mode ? xstrdup(src->pin_mode) : NULL;
 	dst->job = src->job ? xstrdup(src->job) : NULL;
+	dst->disk = src->disk ? xstrdup(src->disk) : NULL;
 }
 
 static void spec_free(struct run_spec *r)
@@ -406,6 +429,7 @@ static void spec_free(struct run_spec *r)
 	bg_list_free(&r->bg);
 	free(r->pin_mode);
 	free(r->job);
+	free(r->disk);
 }
 
 void scenario_free(struct scenario *scn)
@@ -518,6 +542,11 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 			verr(errs, path, r, K_SCRIPT, "no guest script %s", p ? p : r->script);
 		free(p);
 	}
+	if (r->fill > 0 && r->setup == SETUP_GCMA &&
+	    (r->memory >> 20) * 3 / 2 + 64 > (r->scratch >> 20))
+		verr(errs, path, r, K_FILL, "the GCMA fill streams a file of 1.5 x memory (%llu MiB): "
+		     "the scratch disk (%llu MiB) is too small", (unsigned long long)(r->memory >> 20) * 3 / 2,
+		     (unsigned long long)(r->scratch >> 20));
 	if (r->timeout < 10)
 		verr(errs, path, r, K_TIMEOUT, "below 10s cannot even boot a guest");
 	return errs->len != before;

@@ -57,7 +57,8 @@ void vm_argv(const struct vm_config *c, struct strlist *a)
 	}
 	if (c->scratch_img) {
 		sl_add(a, "-drive");
-		sl_addf(a, "file=%s,format=raw,if=virtio,cache=unsafe", c->scratch_img);
+		sl_addf(a, "file=%s,format=raw,if=virtio,cache=unsafe%s", c->scratch_img,
+			c->scratch_opts ? c->scratch_opts : "");
 	}
 	if (c->share_dir) {
 		sl_add(a, "-virtfs");

@@ -19,6 +19,7 @@ struct vm_config {
 	const char *cmdline;
 	const char *root_img;       /* opened snapshot=on: the cached image stays pristine */
 	const char *scratch_img;    /* NULL: none */
+	const char *scratch_opts;   /* appended to its -drive (throttling), or NULL */
 	const char *share_dir;      /* virtio-9p, tag "results"; NULL: none */
 	const char *console_log;
 	double timeout_s;

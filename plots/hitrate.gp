@@ -9,6 +9,8 @@ load plotdir."common.inc"
 f = datadir."/samples.csv"
 set datafile separator ","
 set title sprintf("%s: cleancache hit rate over time (lookups in each 1 s interval)", run_id)
+# no figure when no run had a cache to sample
+if (exists("have_hitrate") && !have_hitrate) exit
 set xlabel "time since the run started (s)"
 set ylabel "cleancache hit rate (%)"
 set yrange [0:100]

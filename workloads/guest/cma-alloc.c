@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "area.h"
+
 #define MAX_SIZES 64
 
 /* As a background loop it is stopped with SIGTERM: finish the burst, write the CSV. */
@@ -88,7 +90,10 @@ static void usage(void)
 		"                 [--seed S] [--out FILE]\n"
 		"For each size, N bursts of K allocations through DIR/NAME/alloc (default\n"
 		"DIR /sys/kernel/debug/cma), held MS, freed through DIR/NAME/free. CSV:\n"
-		"seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns\n");
+		"seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,\n"
+		"area_total,area_tenants,area_occupancy_pct (the area's state just before the\n"
+		"burst's first request: tenants are movable pages in a CMA area, cached pages\n"
+		"in a GCMA one)\n");
 }
 
 static int parse_num(const char *opt, const char *s, double min, double *out)
@@ -183,10 +188,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cma-alloc: %s: %s\n", out, strerror(errno));
 		return 1;
 	}
-	fprintf(f, "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns\n");
+	fprintf(f, "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,"
+		"area_total,area_tenants,area_occupancy_pct\n");
 	for (int s = 0; s < nsizes && !stop; s++) {
 		for (long i = 0; i < (long)count && !stop; i++, bursts++) {
 			long long start[256], lat[256], t_free0, t_free1;
+			struct area_state st[256];
 			int err[256], k = (int)burst;
 			long held = 0;
 
@@ -196,6 +203,12 @@ int main(int argc, char **argv)
 				sleep_ms(interval + (2 * u - 1) * jitter);
 			}
 			for (int b = 0; b < k; b++) {
+				/* Read once per burst: a read between back-to-back requests
+				 * would stretch the burst it measures. */
+				if (b)
+					st[b] = st[0];
+				else if (area_read(area, 0, &st[b]))
+					st[b].total = st[b].tenants = -1;
 				start[b] = now_ns();
 				err[b] = write_pages(alloc_path, sizes[s]);
 				lat[b] = now_ns() - start[b];
@@ -212,10 +225,16 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			t_free1 = now_ns();
-			for (int b = 0; b < k; b++)
-				fprintf(f, "%d,%d,%ld,%lld,%lld,%d,%d,%lld\n", seq++, bursts, sizes[s],
+			for (int b = 0; b < k; b++) {
+				fprintf(f, "%d,%d,%ld,%lld,%lld,%d,%d,%lld,", seq++, bursts, sizes[s],
 					start[b], lat[b], !err[b], err[b],
 					held ? t_free1 - t_free0 : 0);
+				if (st[b].total > 0)
+					fprintf(f, "%ld,%ld,%.1f\n", st[b].total, st[b].tenants,
+						area_occupancy(&st[b]));
+				else
+					fprintf(f, ",,\n");
+			}
 		}
 	}
 	if (f != stdout && fclose(f)) {

@@ -7,3 +7,6 @@ burst_sections = ""
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = ""
 have_fio = 1
+have_hitrate = 1
+occupancy_name = "cleancache.cached_pages"
+occupancy_total = "cleancache.pool_pages"

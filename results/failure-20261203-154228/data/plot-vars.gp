@@ -19,3 +19,6 @@ fail_user_16384 = "0.0 0.0"
 fail_kernel_16384 = "0.0 0.0"
 fail_user_24576 = "50.0 0.0"
 fail_kernel_24576 = "50.0 0.0"
+have_hitrate = 1
+occupancy_name = "cleancache.cached_pages"
+occupancy_total = "cleancache.pool_pages"

@@ -11,3 +11,6 @@ latency_sets = "user-1"
 have_fio = 0
 fail_user_1 = "0.0 0.0"
 fail_kernel_1 = ""
+have_hitrate = 1
+occupancy_name = "cleancache.cached_pages"
+occupancy_total = "cleancache.pool_pages"

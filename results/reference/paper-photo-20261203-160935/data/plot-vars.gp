@@ -11,3 +11,6 @@ latency_sets = "user-1024 kernel-1024"
 have_fio = 1
 fail_user_1024 = "0.0 0.0"
 fail_kernel_1024 = "0.0 0.0"
+have_hitrate = 1
+occupancy_name = "cleancache.cached_pages"
+occupancy_total = "cleancache.pool_pages"

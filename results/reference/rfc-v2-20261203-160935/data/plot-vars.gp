@@ -39,3 +39,6 @@ fail_user_16384 = "0.0 0.0"
 fail_kernel_16384 = "0.0 0.0"
 fail_user_32000 = "0.0 0.0"
 fail_kernel_32000 = "0.0 0.0"
+have_hitrate = 1
+occupancy_name = "cleancache.cached_pages"
+occupancy_total = "cleancache.pool_pages"

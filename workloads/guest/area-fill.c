@@ -1,0 +1,224 @@
+/*
+ * area-fill: brings a reserved area to a target occupancy with its natural
+ * tenants, reports when it got there, and keeps it there until stopped.
+ *   CMA area: page cache and anonymous memory. Linux 6.12 puts movable
+ *   pages into CMA pageblocks only when free CMA pages exceed half of all
+ *   free pages, so the area fills only as the rest of memory runs short:
+ *   two readers stream a file larger than memory (page cache keeps memory
+ *   full, and reclaim can give it back), and anonymous chunks are added
+ *   while MemAvailable stays above the area's size plus a margin, so that
+ *   CMA can always migrate its tenants out without the OOM killer.
+ *   GCMA area: cleancache keeps clean file pages that reclaim evicts while
+ *   they are workingset. Two readers stream one file larger than memory,
+ *   nearly in step, so every page is read twice while resident.
+ * The parent returns once the target is reached or the time is up (exit 0
+ * or 3) and writes a CSV line; a child keeps the tenants in place (topping
+ * up, or reading on) until SIGTERM. --out: target_pct,reached_pct,seconds,
+ * status (filled | not-filled).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "area.h"
+
+#define CHUNK (4L << 20)
+#define MARGIN_KB (48L << 10)       /* MemAvailable kept beyond the area's size */
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* ---- CMA: anonymous tenants ---- */
+
+static char **chunks;
+static long nchunks, capchunks;
+
+static int add_chunk(void)
+{
+	char *p = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -1;
+	for (long o = 0; o < CHUNK; o += 4096)
+		p[o] = (char)o | 1;
+	if (nchunks == capchunks) {
+		capchunks = capchunks ? 2 * capchunks : 64;
+		chunks = realloc(chunks, capchunks * sizeof(*chunks));
+	}
+	chunks[nchunks++] = p;
+	return 0;
+}
+
+/* One step towards target: an anonymous chunk while there is room for it. */
+static void cma_step(const char *area, double target)
+{
+	struct area_state s;
+
+	if (area_read(area, 0, &s) || area_occupancy(&s) >= target)
+		return;
+	if (area_meminfo_kb("MemAvailable") > MARGIN_KB + s.total * 4 + (CHUNK >> 10))
+		add_chunk();
+}
+
+/* ---- GCMA: workingset file pages ---- */
+
+static const char *file_path;
+static long long file_bytes;
+
+static void *reader(void *arg)
+{
+	char *buf = malloc(1 << 20);
+	int fd = open(file_path, O_RDONLY);
+
+	nap_ms((long)(intptr_t)arg);
+	while (fd >= 0 && buf && !stop)
+		for (long long off = 0; off < file_bytes && !stop; off += 1 << 20)
+			if (pread(fd, buf, 1 << 20, off) <= 0)
+				break;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+static int make_file(const char *path, long long bytes)
+{
+	char *buf = malloc(1 << 20);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int rc = 0;
+
+	if (!buf || fd < 0)
+		rc = -1;
+	for (long long off = 0; !rc && off < bytes; off += 1 << 20) {
+		memset(buf, (int)(off >> 20) | 1, 1 << 20);
+		if (write(fd, buf, 1 << 20) != 1 << 20)
+			rc = -1;
+	}
+	if (fd >= 0 && (fsync(fd) || close(fd)))
+		rc = -1;
+	free(buf);
+	return rc;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: area-fill --area NAME --target PCT --timeout SECONDS --out CSV\n"
+		"                 --file PATH --file-mb MB (the file the readers stream)\n"
+		"                 [--pidfile FILE] (the pid of the process that keeps the area full)\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "area", required_argument, NULL, 'a' },
+		{ "target", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "file-mb", required_argument, NULL, 'm' },
+		{ "pidfile", required_argument, NULL, 'p' },
+		{ 0 },
+	};
+	const char *area = NULL, *out = NULL, *pidfile = NULL;
+	double target = 90, timeout = 120, t0, reached = -1;
+	int c, pfd[2];
+	char ok;
+	pid_t pid;
+	FILE *f;
+
+	while ((c = getopt_long(argc, argv, "a:t:T:o:f:m:p:", opts, NULL)) != -1)
+		switch (c) {
+		case 'a': area = optarg; break;
+		case 't': target = atof(optarg); break;
+		case 'T': timeout = atof(optarg); break;
+		case 'o': out = optarg; break;
+		case 'f': file_path = optarg; break;
+		case 'm': file_bytes = atoll(optarg) << 20; break;
+		case 'p': pidfile = optarg; break;
+		default: usage(); return 2;
+		}
+	if (!area || !out || target <= 0 || target > 100) {
+		usage();
+		return 2;
+	}
+	if (!file_path || file_bytes <= 0) {
+		fprintf(stderr, "area-fill: --file and --file-mb name the file the readers stream\n");
+		return 2;
+	}
+	if (pipe(pfd))
+		return 1;
+	t0 = now_s();
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		/* The child fills, tells the parent, and keeps the area full. */
+		struct area_state s;
+		pthread_t th[2];
+		int said = 0;
+
+		close(pfd[0]);
+		signal(SIGTERM, on_term);
+		if (make_file(file_path, file_bytes)) {
+			fprintf(stderr, "area-fill: %s: %s\n", file_path, strerror(errno));
+			_exit(1);
+		}
+		for (int i = 0; i < 2; i++)
+			pthread_create(&th[i], NULL, reader, (void *)(intptr_t)(i * 200));
+		while (!stop) {
+			if (strcmp(area, "gcma"))
+				cma_step(area, target);
+			if (!said && !area_read(area, 0, &s) &&
+			    (area_occupancy(&s) >= target || now_s() - t0 >= timeout)) {
+				double occ = area_occupancy(&s);
+
+				if (write(pfd[1], &occ, sizeof(occ)) != sizeof(occ))
+					_exit(1);
+				said = 1;
+			}
+			nap_ms(said ? 200 : 20);
+		}
+		for (int i = 0; i < 2; i++)
+			pthread_join(th[i], NULL);
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (pidfile && (f = fopen(pidfile, "w"))) {
+		fprintf(f, "%d\n", (int)pid);
+		fclose(f);
+	}
+	ok = read(pfd[0], &reached, sizeof(reached)) == sizeof(reached);
+	f = fopen(out, "w");
+	if (!f)
+		return 1;
+	fprintf(f, "area,target_pct,reached_pct,seconds,status\n%s,%.1f,%.1f,%.2f,%s\n", area,
+		target, ok ? reached : -1, now_s() - t0,
+		ok && reached >= target ? "filled" : "not-filled");
+	fclose(f);
+	printf("area-fill: %s %.1f%% of %.1f%% in %.1f s (filler %d keeps it)\n", area,
+	       ok ? reached : -1, target, now_s() - t0, (int)pid);
+	return ok && reached >= target ? 0 : 3;
+}
