@@ -27,6 +27,7 @@ struct ds_run {
 	char *area;                 /* CMA area allocated from, NULL if none */
 	char *allocations;          /* "traced", "untraced" (beside a job) or "none" */
 	char *trace_problem;        /* what run found wrong with trace.dat, or NULL */
+	long long trace_lost;       /* events the trace buffer lost (trace-loss.csv) */
 	long long area_bytes, memory_mib, cpus;
 	long long vms_beside;       /* most VMs that ran beside it (run --jobs), -1 unknown */
 	/* fill.csv: the area brought to a target occupancy before the allocations */

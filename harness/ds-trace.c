@@ -303,6 +303,25 @@ static bool read_pairs(struct ds_run *r, const char *path, struct trace_ctx *c)
 	return true;
 }
 
+/* trace-loss.csv (cpu,overrun,dropped): events the ring buffer lost. */
+static long long trace_lost(const struct dataset *ds, struct ds_run *r)
+{
+	static const char *const cols[] = { "cpu", "overrun", "dropped" };
+	long long lost = 0, v;
+	struct csv c;
+	int col[3];
+	bool missing;
+
+	if (!ds_open_csv(&c, ds, r, "trace-loss.csv", cols, 3, col, &missing))
+		return 0;
+	while (csv_next(&c))
+		for (int k = 1; k < 3; k++)
+			if (csv_ll(&c, col[k], &v))
+				lost += v;
+	csv_close(&c);
+	return lost;
+}
+
 /*
  * The i-th user request is the next traced allocation of its size on the
  * run's area. Allocations beside a foreground job are untraced.
@@ -333,6 +352,10 @@ void ds_read_trace(struct dataset *ds, size_t ri)
 	}
 	if (r->trace_problem)
 		ds_problem(r, "trace.dat", "%s", r->trace_problem);
+	r->trace_lost = trace_lost(ds, r);
+	if (r->trace_lost)
+		ds_problem(r, "trace-loss.csv", "the trace buffer lost %lld events: the run's "
+			   "kernel-side cells leave it out", r->trace_lost);
 	have = read_pairs(r, path, &tc);
 	free(path);
 	/* run could not read trace.dat at all: no kernel side, not a mismatch */

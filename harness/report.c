@@ -192,6 +192,7 @@ static size_t all_sizes(const struct report_col *cols, size_t ncols, const char 
 struct lat_runs {
 	struct dvec p50, p99, mean, ok, retries;
 	size_t requests, failed;
+	size_t partial;             /* kernel side: runs left out, not every request traced */
 	double max;
 };
 
@@ -205,7 +206,7 @@ static void lat_runs(const struct report_col *c, const char *tag, long long page
 	o->max = NAN;
 	for (size_t run = 0; run < c->ds->nruns; run++) {
 		struct dvec v = { 0 }, rt = { 0 };
-		size_t ok = 0;
+		size_t ok = 0, untraced = 0;
 		struct summary s;
 
 		if (!col_run(c, run))
@@ -214,12 +215,22 @@ static void lat_runs(const struct report_col *c, const char *tag, long long page
 			const struct ds_alloc *a = &c->ds->allocs[i];
 			double x = lat_us(a, side);
 
-			if (a->run != run || a->pages != pages || isnan(x) || strcmp(a->tag, tag))
+			if (a->run != run || a->pages != pages || strcmp(a->tag, tag))
 				continue;
+			if (isnan(x)) {
+				untraced++;
+				continue;
+			}
 			dv_add(&v, x);
 			ok += a->success;
 			if (a->retries != DS_NONE)
 				dv_add(&rt, (double)a->retries);
+		}
+		/* A kernel-side cell rests on the same requests as its user-side twin,
+		 * or the run stays out of it. */
+		if (side == KERNEL && (untraced || c->ds->runs[run].trace_lost) && v.n) {
+			o->partial++;
+			v.n = 0;
 		}
 		if (v.n) {
 			stats_summary(v.v, v.n, &s);
@@ -261,7 +272,7 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 	struct dvec *p50 = dvecs(ncols), *p99 = dvecs(ncols), *mean = dvecs(ncols);
 	struct dvec *ok = dvecs(ncols), *rt = dvecs(ncols);
 	size_t *runs = xcalloc(ncols, sizeof(size_t)), *reqs = xcalloc(ncols, sizeof(size_t));
-	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0;
+	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0, partial = 0;
 	double *max = xcalloc(ncols, sizeof(double));
 	char *title = *tag ? xasprintf("the script's allocations alloc-%s.csv, %lld pages, user-side "
 				       "(us; every request, failed ones too)", tag, pages)
@@ -284,6 +295,7 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 		failed[c] = lr[c].failed;
 		max[c] = lr[c].max;
 		any += reqs[c];
+		partial += lr[c].partial;
 	}
 	if (any) {
 		count_row(t, "requests", runs, reqs, failed);
@@ -296,6 +308,12 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 		table_values(t, "max (any request)", "lower", 2, max);
 		if (side == KERNEL)
 			tested_row(ts, t, "busy retries/request (mean of runs)", "lower", 2, rt, true);
+		if (partial) {
+			struct trow *r = table_text(t, "runs left out: not every request traced, or events lost");
+
+			for (size_t c = 0; c < ncols; c++)
+				table_set(r, c, xasprintf("%zu", lr[c].partial));
+		}
 	}
 	tables_drop_empty(ts);
 	dvecs_free(p50, ncols);

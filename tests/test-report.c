@@ -396,6 +396,64 @@ static void test_script_outputs(void **state)
 	free(dir);
 }
 
+/*
+ * A run that planned a fill and did not reach it stays out of every table
+ * and is named; the occupancy of each request is read and banded; the
+ * events a trace buffer lost are a problem of the run, and keep it out of
+ * the kernel-side cells.
+ */
+static void test_fill(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+	char *dir = xasprintf("%s/results/fill-fixture", TEST_DATA);
+
+	(void)state;
+	load(&ds, dir);
+	assert_int_equal(ds.nruns, 2);
+	assert_string_equal(ds.runs[0].fill_status, "filled");
+	assert_false(ds_run_not_filled(&ds.runs[0]));
+	assert_true(ds_run_not_filled(&ds.runs[1]));
+	assert_true(ds.runs[0].fill_reached > 92.1 && ds.runs[0].fill_reached < 92.3);
+	assert_true(ds.allocs[0].occupancy > 98.8 && ds.allocs[0].occupancy < 99.0);
+	assert_int_equal(ds.runs[1].trace_lost, 17);
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "fill 90%: 92.2% in 2.9 s (1/2 runs)"));
+	assert_non_null(strstr(txt.buf, "cma-r2 (not-filled: 63.5% of 90%)"));
+	/* only cma-r1's ten requests count */
+	assert_non_null(strstr(txt.buf, "1: 5"));
+	assert_null(strstr(txt.buf, "2: 10"));
+	assert_non_null(strstr(txt.buf, "occupancy >= 90%: requests"));
+	assert_non_null(strstr(txt.buf, "the trace buffer lost 17 events"));
+	sb_free(&txt);
+	dataset_free(&ds);
+	free(dir);
+}
+
+/* A kernel-side cell rests on the same requests as its user-side twin. */
+static void test_kernel_subset(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+	const char *k;
+
+	(void)state;
+	fake(&ds);
+	/* one request of slow-r1 lost its trace */
+	ds.allocs[RUNS * REQS].kernel_ns = DS_NONE;
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	k = strstr(txt.buf, "kernel-side");
+	assert_non_null(k);
+	assert_non_null(strstr(k, "runs left out: not every request traced, or events lost"));
+	/* user side: 5 slow runs; kernel side: 4 */
+	assert_non_null(strstr(txt.buf, "5: 40"));
+	assert_non_null(strstr(k, "4: 32"));
+	sb_free(&txt);
+	dataset_free(&ds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +467,8 @@ int main(void)
 		cmocka_unit_test(test_cmd_report),
 		cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_script_outputs),
+		cmocka_unit_test(test_fill),
+		cmocka_unit_test(test_kernel_subset),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
