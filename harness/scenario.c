@@ -542,11 +542,16 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 			verr(errs, path, r, K_SCRIPT, "no guest script %s", p ? p : r->script);
 		free(p);
 	}
-	if (r->fill > 0 && r->setup == SETUP_GCMA &&
-	    (r->memory >> 20) * 3 / 2 + 64 > (r->scratch >> 20))
-		verr(errs, path, r, K_FILL, "the GCMA fill streams a file of 1.5 x memory (%llu MiB): "
-		     "the scratch disk (%llu MiB) is too small", (unsigned long long)(r->memory >> 20) * 3 / 2,
-		     (unsigned long long)(r->scratch >> 20));
+	if (r->fill > 0 && setup_area_name(r->setup)) {
+		/* the fill streams a file of 1.5 x memory beside the fio files */
+		uint64_t need = (r->memory >> 20) * 3 / 2 + 64 +
+				(r->fio || bg_list_find(&r->bg, "fio") ? r->fio_size >> 20 : 0);
+
+		if (need > (r->scratch >> 20))
+			verr(errs, path, r, K_FILL, "needs a scratch disk of %llu MiB (a fill file of "
+			     "1.5 x memory, the fio files, 64 MiB spare), not %llu MiB",
+			     (unsigned long long)need, (unsigned long long)(r->scratch >> 20));
+	}
 	if (r->timeout < 10)
 		verr(errs, path, r, K_TIMEOUT, "below 10s cannot even boot a guest");
 	return errs->len != before;
