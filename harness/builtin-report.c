@@ -21,7 +21,7 @@ static void usage(FILE *f)
 		"sections side by side (the first section, or --baseline, is the baseline).\n");
 }
 
-static int report_one(const char *dir, const char *baseline, bool quiet)
+int report_results(const char *dir, const char *baseline, bool quiet, struct strbuf *summary)
 {
 	struct dataset ds;
 	struct strbuf errs = { 0 }, txt = { 0 }, md = { 0 };
@@ -52,6 +52,17 @@ static int report_one(const char *dir, const char *baseline, bool quiet)
 	for (size_t i = 0; i < ds.nruns; i++)
 		for (size_t k = 0; k < ds.runs[i].problems.n; k++)
 			err_msg("%s: %s", ds.run_id, ds.runs[i].problems.v[k]);
+	if (summary) {
+		size_t ok = 0, unfilled = 0;
+
+		for (size_t i = 0; i < ds.nruns; i++) {
+			ok += ds_run_ok(&ds.runs[i]);
+			unfilled += ds_run_ok(&ds.runs[i]) && ds_run_not_filled(&ds.runs[i]);
+		}
+		sb_addf(summary, "%s: %zu set-ups, %zu runs (%zu failed, %zu not filled), "
+			"%zu significant differences\n  report: %s\n", ds.run_id, ds.sections.n,
+			ds.nruns, ds.nruns - ok, unfilled, report_count_significant(md.buf), path);
+	}
 	free(path);
 	free(data);
 	sb_free(&txt);
@@ -96,6 +107,6 @@ int cmd_report(int argc, char **argv, struct cmb_env *env)
 		return 2;
 	}
 	for (int i = optind; i < argc; i++)
-		ret |= report_one(argv[i], baseline, quiet);
+		ret |= report_results(argv[i], baseline, quiet, NULL);
 	return ret;
 }

@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -185,13 +186,14 @@ static char *make_scratch(const struct cmb_env *env, const struct run *r, const 
 	return img;
 }
 
-static void print_tail(const char *path, int lines)
+/* The console's tail; name: what to call it (its final path is not known yet). */
+static void print_tail(const char *path, const char *name, int lines)
 {
 	char n[16];
 	char *argv[] = { "tail", "-n", n, (char *)path, NULL };
 
 	snprintf(n, sizeof(n), "%d", lines);
-	fprintf(stderr, "---- last %d console lines (%s) ----\n", lines, path);
+	fprintf(stderr, "---- last %d console lines (%s) ----\n", lines, name);
 	run_cmd(argv, NULL, NULL, NULL, NULL);
 	fprintf(stderr, "----\n");
 }
@@ -331,7 +333,11 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	else if (res.status != VM_INTERRUPTED) {
 		err_msg("%s/%s: %s%s%s", r->scn->name, r->name, status,
 			res.problem[0] ? ": " : "", res.problem);
-		print_tail(console, 25);
+		char *name = xasprintf("runs/%s/console.log of the results directory named at "
+				       "the end", r->name);
+
+		print_tail(console, name, 25);
+		free(name);
 	}
 	json_object_object_add(m, "seconds", json_object_new_double(res.seconds));
 	json_object_object_add(m, "kernel_start_seconds", json_object_new_double(res.kernel_seconds));
@@ -379,16 +385,52 @@ static void usage(void)
 		"                            (default 1: runs alone measure cleanest)\n");
 }
 
+/*
+ * Claims a results directory that no other run has: mkdir of the name
+ * (atomic, fails if it exists), then -2, -3, ... Two runs of one scenario
+ * started in the same second get two directories.
+ */
+static char *claim_final(const char *root, const char *id)
+{
+	for (int n = 1; n < 1000; n++) {
+		char *dir = n == 1 ? xasprintf("%s/%s", root, id) : xasprintf("%s/%s-%d", root, id, n);
+
+		if (!mkdir(dir, 0755))
+			return dir;
+		if (errno != EEXIST) {
+			err_msg("%s: %s", dir, strerror(errno));
+			free(dir);
+			return NULL;
+		}
+		free(dir);
+	}
+	return NULL;
+}
+
+/* Names the final directory, writes the top-level metadata, and renames the
+ * finished temporary directory over the claimed (empty) one. */
 static int finish(struct run_ctx *ctx, json_object *top, json_object *runs, size_t nfail)
 {
 	char *meta = path_join(ctx->tmpdir, "metadata.json");
+	char *final = claim_final(ctx->results_root, ctx->run_id);
 	int rc = 0;
 
+	if (!final) {
+		free(meta);
+		return -1;
+	}
+	free(ctx->finaldir);
+	ctx->finaldir = final;
+	free(ctx->run_id);
+	ctx->run_id = xstrdup(strrchr(final, '/') + 1);
+	json_object_object_add(top, "run_id", json_object_new_string(ctx->run_id));
 	json_object_object_add(top, "runs", runs);
 	json_object_object_add(top, "failed_runs", json_object_new_int(nfail));
+	/* rename(2) replaces an empty directory: the claim becomes the results */
 	if (json_object_to_file_ext(meta, top, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) ||
 	    rename(ctx->tmpdir, ctx->finaldir)) {
 		err_msg("cannot complete %s: %s", ctx->finaldir, strerror(errno));
+		rmdir(ctx->finaldir);
 		rc = -1;
 	}
 	free(meta);
@@ -514,6 +556,7 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
 	const struct scenario *scn = &sel->scns[si];
 	const char *base = strrchr(scn->path, '/');
 	json_object *top, *runs;
+	struct strlist failed = { 0 };
 	size_t nfail = 0;
 	char *dst;
 
@@ -521,9 +564,10 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
 	free(ctx->tmpdir);
 	free(ctx->finaldir);
 	ctx->run_id = xasprintf("%s-%s", scn->name, stamp);
-	ctx->tmpdir = xasprintf("%s/.tmp-%s", ctx->results_root, ctx->run_id);
-	ctx->finaldir = xasprintf("%s/%s", ctx->results_root, ctx->run_id);
-	if (mkdir_p(ctx->tmpdir)) {
+	/* A temporary directory of its own, whoever else runs into this root. */
+	ctx->tmpdir = xasprintf("%s/.tmp-%s-XXXXXX", ctx->results_root, ctx->run_id);
+	ctx->finaldir = NULL;
+	if (mkdir_p(ctx->results_root) || !mkdtemp(ctx->tmpdir)) {
 		err_msg("%s: %s", ctx->tmpdir, strerror(errno));
 		return -1;
 	}
@@ -531,7 +575,6 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
 	copy_file(scn->path, dst);
 	free(dst);
 	top = json_object_new_object();
-	json_object_object_add(top, "run_id", json_object_new_string(ctx->run_id));
 	json_object_object_add(top, "date", json_object_new_string(stamp));
 	json_object_object_add(top, "host", host_info());
 	json_object_object_add(top, "accelerator", json_object_new_string(ctx->accel));
@@ -552,12 +595,32 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
 		json_object_put(top);
 		return -1;
 	}
+	for (size_t i = 0; i < json_object_array_length(runs); i++) {
+		json_object *m = json_object_array_get_idx(runs, i), *st, *name;
+
+		if (json_object_object_get_ex(m, "status", &st) &&
+		    strcmp(json_object_get_string(st), "ok") &&
+		    json_object_object_get_ex(m, "run", &name))
+			sl_addf(&failed, "%s\t%s", json_object_get_string(name),
+				json_object_get_string(st));
+	}
 	if (finish(ctx, top, runs, nfail)) {
+		sl_free(&failed);
 		json_object_put(top);
 		return -1;
 	}
 	json_object_put(top);
 	printf("results: %s (%zu failed)\n", ctx->finaldir, nfail);
+	/* The failed runs by their final paths (their consoles were shown under
+	 * the temporary directory's name). */
+	for (size_t i = 0; i < failed.n; i++) {
+		char *tab = strchr(failed.v[i], '\t');
+
+		*tab = '\0';
+		printf("  %s: %s, console %s/runs/%s/console.log\n", failed.v[i], tab + 1,
+		       ctx->finaldir, failed.v[i]);
+	}
+	sl_free(&failed);
 	return (long)nfail;
 }
 
@@ -577,6 +640,7 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	struct run_ctx ctx = { .env = env, .kvm_probe_s = 10, .jobs = 1 };
 	char *results = NULL, *stamp = NULL;
 	size_t nfail = 0, done = 0;
+	struct strbuf summary = { 0 };
 	int c, rc = 2;
 
 	optind = 1;
@@ -642,9 +706,13 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 
 		if (failed < 0)
 			rc = 1;
-		else if (failed) {
+		else {
 			nfail += (size_t)failed;
-			rc = 1;
+			rc |= failed > 0;
+			/* Each results directory gets its report at once: the run
+			 * ends with something to read. */
+			if (report_results(ctx.finaldir, NULL, true, &summary))
+				rc = 1;
 		}
 	}
 	if (interrupted()) {
@@ -655,8 +723,10 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 		rc = 130;
 		goto out;
 	}
-	printf("%zu run(s), %zu ok, %zu failed\n", done, done - nfail, nfail);
+	printf("\n%s%zu run(s), %zu ok, %zu failed\n", summary.buf ? summary.buf : "", done,
+	       done - nfail, nfail);
 out:
+	sb_free(&summary);
 	free(stamp);
 	for (unsigned int i = 0; i < kvariants_count; i++)
 		kernel_free(&ctx.kernels[i]);

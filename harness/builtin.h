@@ -2,6 +2,8 @@
 #ifndef CMB_BUILTIN_H
 #define CMB_BUILTIN_H
 
+#include <stdbool.h>
+
 #include "env.h"
 #include "plan.h"
 
@@ -20,6 +22,13 @@ struct selection {
 	struct plan plan;
 	struct strlist only, sets;
 };
+
+/*
+ * The data/ CSVs, plot data and report.md of one results directory (what
+ * 'cmabench report DIR' does); prints the tables unless quiet; appends a
+ * two-line summary to summary if not NULL. 0, or 1 on an error.
+ */
+int report_results(const char *dir, const char *baseline, bool quiet, struct strbuf *summary);
 
 /* Resolves a scenario argument: a path, or a name in workloads/scenarios/. */
 char *scenario_path(const struct cmb_env *env, const char *arg);
