@@ -7,64 +7,58 @@
 #include "report.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: cmabench compare [--output FILE] RUN_A RUN_B\n"
-		"Compares the sections of two results directories, matched by name\n"
-		"(A is the baseline). --output also writes the Markdown to FILE.\n");
-}
+struct compare_opts {
+	const char *output;
+};
+
+static const struct opt compare_opts_table[] = {
+	OPT_STRING('o', "output", offsetof(struct compare_opts, output), "FILE",
+		   "also write the comparison as Markdown to FILE"),
+	OPT_END(),
+};
+
+const struct cmd_usage compare_usage = {
+	"cmabench compare [options] RUN_A RUN_B",
+	"Compares the sections two results directories share, section by section\n"
+	"(A is the baseline), and prints the tables.",
+	compare_opts_table,
+};
 
 int cmd_compare(int argc, char **argv, struct cmb_env *env)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char *output = NULL;
+	struct compare_opts o = { 0 };
+	const char *output;
 	struct dataset ds[2];
 	struct strbuf errs = { 0 }, txt = { 0 }, md = { 0 };
 	size_t matched = 0, nsecs = 0;
 	struct report_col **secs = NULL;
 	struct strlist labels = { 0 };
 	struct tables ts = { 0 };
-	int c, ret = 0;
+	int first, ret = 0;
 
 	(void)env;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (argc - optind != 2) {
-		usage(stderr);
+	first = options_parse(&compare_usage, &o, argc, argv);
+	if (first < 0)
+		return first == -1 ? 0 : 2;
+	if (argc - first != 2) {
+		options_usage(stderr, &compare_usage);
 		return 2;
 	}
+	output = o.output;
 	sb_init(&errs);
-	if (dataset_load(&ds[0], argv[optind], &errs) | dataset_load(&ds[1], argv[optind + 1], &errs)) {
+	if (dataset_load(&ds[0], argv[first], &errs) | dataset_load(&ds[1], argv[first + 1], &errs)) {
 		fputs(errs.buf, stderr);
 		ret = 1;
 		goto out;
 	}
 	sb_init(&txt);
 	sb_init(&md);
-	sb_addf(&txt, "cmabench compare\n  A: %s (%s)\n  B: %s (%s)\n\n", ds[0].run_id, argv[optind],
-		ds[1].run_id, argv[optind + 1]);
+	sb_addf(&txt, "cmabench compare\n  A: %s (%s)\n  B: %s (%s)\n\n", ds[0].run_id, argv[first],
+		ds[1].run_id, argv[first + 1]);
 	sb_addf(&md, "# cmabench compare\n\n- A: `%s`\n- B: `%s`\n\n", ds[0].run_id, ds[1].run_id);
 	for (size_t s = 0; s < ds[0].sections.n; s++) {
 		const char *sec = ds[0].sections.v[s];

@@ -4,13 +4,25 @@
 
 #include <stdlib.h>
 
+static const struct opt image_opts_table[] = {
+	OPT_END(),
+};
+
+const struct cmd_usage image_usage = {
+	"cmabench image",
+	"Builds (or reuses) the guest root image and prints its path.",
+	image_opts_table,
+};
+
 int cmd_image(int argc, char **argv, struct cmb_env *env)
 {
+	int first = options_parse(&image_usage, NULL, argc, argv);
 	char *img;
 
-	(void)argv;
-	if (argc > 1) {
-		fprintf(stderr, "usage: cmabench image\n");
+	if (first < 0)
+		return first == -1 ? 0 : 2;
+	if (first < argc) {
+		options_usage(stderr, &image_usage);
 		return 2;
 	}
 	img = image_get(env);

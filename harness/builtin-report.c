@@ -8,18 +8,28 @@
 #include "report.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: cmabench report [--baseline SECTION] [--quiet] RESULTS_DIR...\n"
-		"Writes RESULTS_DIR/data/*.csv and RESULTS_DIR/report.md and prints the\n"
-		"sections side by side (the first section, or --baseline, is the baseline).\n");
-}
+struct report_opts {
+	const char *baseline;
+	bool quiet;
+};
+
+static const struct opt report_opts_table[] = {
+	OPT_STRING('b', "baseline", offsetof(struct report_opts, baseline), "SECTION",
+		   "the column the others are compared with (default: the first that allocated)"),
+	OPT_FLAG('q', "quiet", offsetof(struct report_opts, quiet), "write the files, print nothing"),
+	OPT_END(),
+};
+
+const struct cmd_usage report_usage = {
+	"cmabench report [options] RESULTS_DIR...",
+	"Writes RESULTS_DIR/data/*.csv and RESULTS_DIR/report.md and prints the\n"
+	"sections side by side.",
+	report_opts_table,
+};
 
 int report_results(const char *dir, const char *baseline, bool quiet, struct strbuf *summary)
 {
@@ -74,39 +84,17 @@ int report_results(const char *dir, const char *baseline, bool quiet, struct str
 
 int cmd_report(int argc, char **argv, struct cmb_env *env)
 {
-	static const struct option opts[] = {
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char *baseline = NULL;
-	bool quiet = false;
-	int c, ret = 0;
+	struct report_opts o = { 0 };
+	int first = options_parse(&report_usage, &o, argc, argv), ret = 0;
 
 	(void)env;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			baseline = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind >= argc) {
-		usage(stderr);
+	if (first < 0)
+		return first == -1 ? 0 : 2;
+	if (first >= argc) {
+		options_usage(stderr, &report_usage);
 		return 2;
 	}
-	for (int i = optind; i < argc; i++)
-		ret |= report_results(argv[i], baseline, quiet, NULL);
+	for (int i = first; i < argc; i++)
+		ret |= report_results(argv[i], o.baseline, o.quiet, NULL);
 	return ret;
 }

@@ -7,58 +7,49 @@
 #include "reproduce.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: cmabench reproduce [--output FILE] [--published CSV] RESULTS_DIR...\n"
-		"Writes the published figures next to ours, computed from the results\n"
-		"directories (scenarios rfc-v2, rfc-v2-background, paper-photo, lsfmm2025),\n"
-		"as Markdown to FILE (default: standard output). The published values come\n"
-		"from CSV (default: docs/published.csv of the source tree).\n");
-}
+struct reproduce_opts {
+	const char *output, *published;
+};
+
+static const struct opt reproduce_opts_table[] = {
+	OPT_STRING('o', "output", offsetof(struct reproduce_opts, output), "FILE",
+		   "write the Markdown to FILE (default: standard output)"),
+	OPT_STRING('p', "published", offsetof(struct reproduce_opts, published), "CSV",
+		   "the published values (default: docs/published.csv of the source tree)"),
+	OPT_END(),
+};
+
+const struct cmd_usage reproduce_usage = {
+	"cmabench reproduce [options] RESULTS_DIR...",
+	"Writes the published figures next to ours, computed from the results directories\n"
+	"(scenarios rfc-v2, rfc-v2-background, paper-photo, lsfmm2025), as Markdown.",
+	reproduce_opts_table,
+};
 
 int cmd_reproduce(int argc, char **argv, struct cmb_env *env)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "published", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char *output = NULL, *pubarg = NULL;
+	struct reproduce_opts o = { 0 };
+	const char *output, *pubarg;
 	struct published pub;
 	struct repro_set *sets;
 	struct strbuf errs = { 0 }, md = { 0 };
 	char *pubpath;
 	size_t nsets = 0;
-	int c, ret = 0;
+	int first, ret = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:p:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'p':
-			pubarg = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind >= argc) {
-		usage(stderr);
+	first = options_parse(&reproduce_usage, &o, argc, argv);
+	if (first < 0)
+		return first == -1 ? 0 : 2;
+	if (first >= argc) {
+		options_usage(stderr, &reproduce_usage);
 		return 2;
 	}
+	output = o.output;
+	pubarg = o.published;
 	pubpath = pubarg ? xstrdup(pubarg) : env_src(env, "docs/published.csv");
 	sb_init(&errs);
 	if (published_load(&pub, pubpath, pubarg ? pubarg : "docs/published.csv", &errs)) {
@@ -68,8 +59,8 @@ int cmd_reproduce(int argc, char **argv, struct cmb_env *env)
 		free(pubpath);
 		return 1;
 	}
-	sets = xcalloc(argc - optind, sizeof(*sets));
-	for (int i = optind; i < argc; i++) {
+	sets = xcalloc(argc - first, sizeof(*sets));
+	for (int i = first; i < argc; i++) {
 		if (repro_set_load(&sets[nsets], argv[i], &errs)) {
 			repro_set_free(&sets[nsets]);
 			ret = 1;

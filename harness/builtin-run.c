@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,18 +371,52 @@ record:
 	return m;
 }
 
-static void usage(void)
+struct run_opts {
+	struct selection sel;
+	const char *results, *accel;
+	double kvm_probe;
+	long jobs;
+};
+
+static int check_accel(void *v, const char *arg, const char **why)
 {
-	fprintf(stderr,
-		"usage: cmabench run [options] SCENARIO...\n"
-		"  --only SECTION[,SECTION]  run only these sections\n"
-		"  --set KEY=VALUE           override a scenario key in every run\n"
-		"  --results DIR             results root (default: results/ in the source tree)\n"
-		"  --accel auto|kvm|tcg      accelerator (default auto: probe KVM, else TCG)\n"
-		"  --kvm-probe SECONDS       how long the KVM probe may take (default 10)\n"
-		"  --jobs N                  up to N VMs at once, each pinned to host cores of its own\n"
-		"                            (default 1: runs alone measure cleanest)\n");
+	if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg")) {
+		*why = "is not auto, kvm or tcg";
+		return -1;
+	}
+	*(const char **)v = arg;
+	return 0;
 }
+
+static int check_jobs(void *v, const char *arg, const char **why)
+{
+	if (parse_long(arg, v, why) || *(long *)v < 1) {
+		*why = "is not a number of VMs (1 or more)";
+		return -1;
+	}
+	return 0;
+}
+
+static const struct opt run_opts_table[] = {
+	OPT_STRING(0, "results", offsetof(struct run_opts, results), "DIR",
+		   "results root (default: results/ in the source tree)"),
+	OPT_CALL(0, "accel", offsetof(struct run_opts, accel), "auto|kvm|tcg",
+		 "accelerator (default auto: probe KVM, else TCG)", check_accel),
+	OPT_DOUBLE(0, "kvm-probe", offsetof(struct run_opts, kvm_probe), "SECONDS",
+		   "how long the KVM probe may take (default 10)"),
+	OPT_CALL('j', "jobs", offsetof(struct run_opts, jobs), "N",
+		 "up to N VMs at once, each pinned to host cores of its own (default 1: runs "
+		 "alone measure cleanest)", check_jobs),
+	SELECTION_OPTS(struct run_opts, sel),
+	OPT_END(),
+};
+
+const struct cmd_usage run_usage = {
+	"cmabench run [options] SCENARIO...",
+	"Runs the scenarios in VMs into RESULTS/<scenario>-<date>/, one directory\n"
+	"each, and writes each one's report.",
+	run_opts_table,
+};
 
 /*
  * Claims a results directory that no other run has: mkdir of the name
@@ -626,65 +659,38 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
 
 int cmd_run(int argc, char **argv, struct cmb_env *env)
 {
-	static const struct option opts[] = {
-		{ "only", required_argument, NULL, 'o' },
-		{ "set", required_argument, NULL, 's' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "kvm-probe", required_argument, NULL, 'k' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	struct selection sel = { 0 };
-	struct run_ctx ctx = { .env = env, .kvm_probe_s = 10, .jobs = 1 };
-	char *results = NULL, *stamp = NULL;
+	struct run_opts o = { .kvm_probe = 10, .jobs = 1 };
+	struct selection *selp = &o.sel;
+	struct run_ctx ctx = { .env = env };
+	char *stamp = NULL;
 	size_t nfail = 0, done = 0;
 	struct strbuf summary = { 0 };
-	int c, rc = 2;
+	int first, rc = 2;
 
-	optind = 1;
 	ctx.host_cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	while ((c = getopt_long(argc, argv, "o:s:r:a:k:j:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': selection_add_only(&sel, optarg); break;
-		case 's': sl_add(&sel.sets, optarg); break;
-		case 'r': free(results); results = xstrdup(optarg); break;
-		case 'a':
-			if (strcmp(optarg, "auto") && strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
-				err_msg("--accel: '%s' is not auto, kvm or tcg", optarg);
-				goto out;
-			}
-			env->accel = optarg;
-			break;
-		case 'k': ctx.kvm_probe_s = atof(optarg); break;
-		case 'j': {
-			const char *why;
-
-			if (parse_long(optarg, &ctx.jobs, &why) || ctx.jobs < 1) {
-				err_msg("--jobs: '%s' is not a number of VMs (1 or more)", optarg);
-				goto out;
-			}
-			if (ctx.jobs > (long)ctx.host_cores)
-				info_msg("--jobs %ld: the host has %u cores; at most %u VMs run at once",
-					 ctx.jobs, ctx.host_cores, ctx.host_cores);
-			break;
-		}
-		case 'h': usage(); rc = 0; goto out;
-		default: usage(); goto out;
-		}
-	}
-	if (optind >= argc) {
-		usage();
+	first = options_parse(&run_usage, &o, argc, argv);
+	if (first < 0) {
+		rc = first == -1 ? 0 : 2;
 		goto out;
 	}
+	if (first >= argc) {
+		options_usage(stderr, &run_usage);
+		goto out;
+	}
+	if (o.accel)
+		env->accel = o.accel;
+	ctx.kvm_probe_s = o.kvm_probe;
+	ctx.jobs = o.jobs;
+	if (ctx.jobs > (long)ctx.host_cores)
+		info_msg("--jobs %ld: the host has %u cores; at most %u VMs run at once", ctx.jobs,
+			 ctx.host_cores, ctx.host_cores);
 	/* Every scenario is checked before anything is built or booted. */
-	if (selection_load(env, &sel, argc - optind, argv + optind))
+	if (selection_load(env, selp, argc - first, argv + first))
 		goto out;
-	plan_print(stdout, &sel.plan);
+	plan_print(stdout, &selp->plan);
 
 	rc = 1;
-	if (build_kernels(&ctx, &sel.plan))
+	if (build_kernels(&ctx, &selp->plan))
 		goto out;
 	ctx.image = image_get(env);
 	if (!ctx.image || interrupted())
@@ -698,11 +704,11 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 			ctx.qemu_version = xstrdup("unknown");
 	}
 
-	ctx.results_root = results ? abs_path(results) : env_src(env, "results");
+	ctx.results_root = o.results ? abs_path(o.results) : env_src(env, "results");
 	stamp = utc_now(true);
 	rc = 0;
-	for (size_t i = 0; i < sel.nscns && !interrupted(); i++) {
-		long failed = run_scenario(&ctx, &sel, i, stamp, &done);
+	for (size_t i = 0; i < selp->nscns && !interrupted(); i++) {
+		long failed = run_scenario(&ctx, selp, i, stamp, &done);
 
 		if (failed < 0)
 			rc = 1;
@@ -737,7 +743,6 @@ out:
 	free(ctx.run_id);
 	free(ctx.tmpdir);
 	free(ctx.finaldir);
-	free(results);
-	selection_free(&sel);
+	selection_free(selp);
 	return rc;
 }

@@ -3,9 +3,24 @@
 #define CMB_BUILTIN_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "env.h"
+#include "options.h"
 #include "plan.h"
+#include "selection.h"
+
+/* One row per command: cmabench.c's table, the help command and the tests use it. */
+struct builtin {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct cmb_env *env);
+	const char *help;
+	const struct cmd_usage *usage;
+};
+extern const struct builtin builtins[];
+extern const size_t nbuiltins;
+/* One line per command. */
+void builtins_list(FILE *f);
 
 int cmd_build(int argc, char **argv, struct cmb_env *env);
 int cmd_compare(int argc, char **argv, struct cmb_env *env);
@@ -14,14 +29,7 @@ int cmd_plan(int argc, char **argv, struct cmb_env *env);
 int cmd_report(int argc, char **argv, struct cmb_env *env);
 int cmd_reproduce(int argc, char **argv, struct cmb_env *env);
 int cmd_run(int argc, char **argv, struct cmb_env *env);
-
-/* Options shared by plan and run: scenarios, --only, --set. */
-struct selection {
-	struct scenario *scns;
-	size_t nscns;
-	struct plan plan;
-	struct strlist only, sets;
-};
+int cmd_help(int argc, char **argv, struct cmb_env *env);
 
 /*
  * The data/ CSVs, plot data and report.md of one results directory (what
@@ -30,12 +38,7 @@ struct selection {
  */
 int report_results(const char *dir, const char *baseline, bool quiet, struct strbuf *summary);
 
-/* Resolves a scenario argument: a path, or a name in workloads/scenarios/. */
-char *scenario_path(const struct cmb_env *env, const char *arg);
-/* Loads, overrides and expands; prints every error and returns non-zero on any. */
-int selection_load(const struct cmb_env *env, struct selection *sel, int argc, char **argv);
-/* --only A,B */
-void selection_add_only(struct selection *sel, const char *list);
-void selection_free(struct selection *sel);
+extern const struct cmd_usage build_usage, compare_usage, help_usage, image_usage, plan_usage,
+	report_usage, reproduce_usage, run_usage;
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * cmabench: measures GCMA against CMA in QEMU guests. One table of
- * subcommands; each lives in builtin-<name>.c.
+ * cmabench: measures GCMA against CMA in QEMU guests. The commands are one
+ * table (builtins.c); each lives in builtin-<name>.c.
  */
 #include "config.h"
 #include "builtin.h"
@@ -10,28 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv, struct cmb_env *env);
-	const char *help;
-};
-
-static const struct cmd commands[] = {
-	{ "build", cmd_build, "build (or reuse) the kernel variants" },
-	{ "compare", cmd_compare, "compare the sections of two results directories" },
-	{ "image", cmd_image, "build (or reuse) the guest root image" },
-	{ "plan", cmd_plan, "check scenarios and print the runs they expand to" },
-	{ "report", cmd_report, "statistics, report.md and plot data of results directories" },
-	{ "reproduce", cmd_reproduce, "docs/reproducing.md: published figures next to ours" },
-	{ "run", cmd_run, "run scenarios in VMs and write results/<run-id>/" },
-};
-
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: cmabench [--cache-dir DIR] [--linux-source PATH] COMMAND [ARGS]\n\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'cmabench COMMAND --help' for a command's options.\n");
+	builtins_list(f);
+	fprintf(f, "\n'cmabench help COMMAND' for a command's options.\n");
 }
 
 int main(int argc, char **argv)
@@ -63,9 +46,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	signals_install();
-	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
-		if (!strcmp(argv[i], commands[c].name))
-			return commands[c].fn(argc - i, argv + i, &env);
+	for (size_t c = 0; c < nbuiltins; c++)
+		if (!strcmp(argv[i], builtins[c].name))
+			return builtins[c].fn(argc - i, argv + i, &env);
 	fprintf(stderr, "cmabench: unknown command '%s'\n", argv[i]);
 	usage(stderr);
 	return 2;
