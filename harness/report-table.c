@@ -18,18 +18,6 @@ struct table *tables_add(struct tables *ts, const struct report_col *cols, size_
 	return t;
 }
 
-static void table_free(struct table *t)
-{
-	for (size_t i = 0; i < t->nrows; i++) {
-		for (size_t c = 0; c < t->ncols; c++)
-			free(t->rows[i].cells[c].text);
-		free(t->rows[i].cells);
-		free(t->rows[i].label);
-	}
-	free(t->rows);
-	free(t->title);
-}
-
 void tables_drop_all_rows(struct table *t)
 {
 	for (size_t i = 0; i < t->nrows; i++) {
@@ -41,6 +29,12 @@ void tables_drop_all_rows(struct table *t)
 	free(t->rows);
 	t->rows = NULL;
 	t->nrows = 0;
+}
+
+static void table_free(struct table *t)
+{
+	tables_drop_all_rows(t);
+	free(t->title);
 }
 
 void tables_heading(struct tables *ts, const char *title)
