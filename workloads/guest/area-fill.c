@@ -24,25 +24,11 @@
 #include <time.h>
 
 #include "area.h"
+#include "guest.h"
 
 #define CHUNK (4L << 20)
 #define MARGIN_KB (48L << 10)       /* MemAvailable kept beyond the area's size */
 
-static volatile sig_atomic_t stop;
-
-static void on_term(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void nap_ms(long ms)
 {
@@ -181,7 +167,7 @@ int main(int argc, char **argv)
 		int said = 0;
 
 		close(pfd[0]);
-		signal(SIGTERM, on_term);
+		signal(SIGTERM, on_signal);
 		if (make_file(file_path, file_bytes)) {
 			fprintf(stderr, "area-fill: %s: %s\n", file_path, strerror(errno));
 			_exit(1);
