@@ -9,22 +9,13 @@
  * the success rate beside them. Only runs that ended "ok" count; the
  * others are named, never averaged in.
  */
-#include "report.h"
-#include "stats.h"
+#include "report-internal.h"
 
 #include <errno.h>
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 /* ---- small containers ---------------------------------------------------- */
 
-struct dvec {
-	double *v;
-	size_t n, cap;
-};
-
-static void dv_add(struct dvec *d, double x)
+void dv_add(struct dvec *d, double x)
 {
 	if (d->n == d->cap) {
 		d->cap = d->cap ? 2 * d->cap : 64;
@@ -33,13 +24,13 @@ static void dv_add(struct dvec *d, double x)
 	d->v[d->n++] = x;
 }
 
-static void dv_free(struct dvec *d)
+void dv_free(struct dvec *d)
 {
 	free(d->v);
 	memset(d, 0, sizeof(*d));
 }
 
-static double dv_mean(const struct dvec *d)
+double dv_mean(const struct dvec *d)
 {
 	double s = 0;
 
@@ -50,7 +41,7 @@ static double dv_mean(const struct dvec *d)
 	return s / d->n;
 }
 
-static double dv_median(const struct dvec *d)
+double dv_median(const struct dvec *d)
 {
 	struct summary s;
 
@@ -58,7 +49,7 @@ static double dv_median(const struct dvec *d)
 	return s.p50;
 }
 
-static void dv_range(const struct dvec *d, double *lo, double *hi)
+void dv_range(const struct dvec *d, double *lo, double *hi)
 {
 	*lo = INFINITY;
 	*hi = -INFINITY;
@@ -71,7 +62,7 @@ static void dv_range(const struct dvec *d, double *lo, double *hi)
 /* ---- runs ---------------------------------------------------------------- */
 
 /* A column's runs: its section's runs that ended ok and reached their fill. */
-static bool col_run(const struct report_col *c, size_t run)
+bool col_run(const struct report_col *c, size_t run)
 {
 	const struct ds_run *r = &c->ds->runs[run];
 
@@ -83,7 +74,7 @@ static bool col_run(const struct report_col *c, size_t run)
  * their median (agg_mean: their mean), and each column is tested against
  * the baseline on them.
  */
-static void tested_row(struct tables *ts, struct table *t, const char *label,
+void tested_row(struct tables *ts, struct table *t, const char *label,
 		       const char *better, int prec, const struct dvec *pr, bool agg_mean)
 {
 	double *v = xcalloc(t->ncols, sizeof(*v));
@@ -116,7 +107,7 @@ static void tested_row(struct tables *ts, struct table *t, const char *label,
 }
 
 /* "lo–hi" of per-run values (the spread behind a median), or "-". */
-static void spread_row(struct table *t, const char *label, const struct dvec *pr, int prec)
+void spread_row(struct table *t, const char *label, const struct dvec *pr, int prec)
 {
 	struct trow *r = table_text(t, label);
 
@@ -130,12 +121,12 @@ static void spread_row(struct table *t, const char *label, const struct dvec *pr
 	}
 }
 
-static struct dvec *dvecs(size_t n)
+struct dvec *dvecs(size_t n)
 {
 	return xcalloc(n, sizeof(struct dvec));
 }
 
-static void dvecs_free(struct dvec *d, size_t n)
+void dvecs_free(struct dvec *d, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		dv_free(&d[i]);
@@ -144,10 +135,8 @@ static void dvecs_free(struct dvec *d, size_t n)
 
 /* ---- allocations ------------------------------------------------------------ */
 
-enum lat_side { USER, KERNEL };
-
 /* A request's latency on a side in us, NAN where that side was not measured. */
-static double lat_us(const struct ds_alloc *a, enum lat_side side)
+double lat_us(const struct ds_alloc *a, enum lat_side side)
 {
 	long long v = side == USER ? a->user_ns : a->kernel_ns;
 
@@ -162,7 +151,7 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /* Request sizes of allocations tagged tag ("": the plan's) in any column, ascending. */
-static size_t all_sizes(const struct report_col *cols, size_t ncols, const char *tag,
+size_t all_sizes(const struct report_col *cols, size_t ncols, const char *tag,
 			long long **out)
 {
 	long long *v = NULL;
@@ -329,7 +318,7 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 }
 
 /* Every burst (dataset.h defines them) of a column's ok runs, in us; failed ones too. */
-static void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed)
+void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed)
 {
 	for (size_t i = 0; i < c->ds->nbursts; i++) {
 		const struct ds_burst *b = &c->ds->bursts[i];
@@ -387,328 +376,6 @@ static void burst_table(struct tables *ts, const struct report_col *cols, size_t
 	free(runs);
 	free(n);
 	free(failed);
-}
-
-/* Each timed foreground job (jobtime.csv): elapsed, user and sys seconds per run. */
-static void job_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
-{
-	struct strlist names = { 0 };
-
-	for (size_t c = 0; c < ncols; c++)
-		for (size_t i = 0; i < cols[c].ds->njobs; i++)
-			if (col_run(&cols[c], cols[c].ds->jobs[i].run) &&
-			    !sl_has(&names, cols[c].ds->jobs[i].name))
-				sl_add(&names, cols[c].ds->jobs[i].name);
-	for (size_t k = 0; k < names.n; k++) {
-		struct dvec *e = dvecs(ncols), *u = dvecs(ncols), *sy = dvecs(ncols);
-		char *title = xasprintf("timed job %s (s, one value per run)", names.v[k]);
-		struct table *t = tables_add(ts, cols, ncols, title);
-		struct trow *r = table_text(t, "runs");
-
-		for (size_t c = 0; c < ncols; c++) {
-			for (size_t i = 0; i < cols[c].ds->njobs; i++) {
-				const struct ds_job *j = &cols[c].ds->jobs[i];
-
-				if (!col_run(&cols[c], j->run) || strcmp(j->name, names.v[k]))
-					continue;
-				dv_add(&e[c], j->elapsed_s);
-				dv_add(&u[c], j->user_s);
-				dv_add(&sy[c], j->sys_s);
-			}
-			table_set(r, c, xasprintf("%zu", e[c].n));
-		}
-		tested_row(ts, t, "elapsed (median of runs)", "lower", 2, e, false);
-		spread_row(t, "elapsed of runs", e, 2);
-		tested_row(ts, t, "user (mean of runs)", "lower", 2, u, true);
-		tested_row(ts, t, "sys (mean of runs)", "lower", 2, sy, true);
-		dvecs_free(e, ncols);
-		dvecs_free(u, ncols);
-		dvecs_free(sy, ncols);
-		free(title);
-	}
-	sl_free(&names);
-}
-
-/* ---- per-run metrics: fio, counters, perf ---------------------------------- */
-
-static double fio_value(const struct ds_fio *f, int which)
-{
-	long long v;
-
-	switch (which) {
-	case 0: return f->read_iops;
-	case 1: return f->read_bw;
-	case 2: v = f->read_p50; break;
-	case 3: v = f->read_p99; break;
-	case 4: return f->write_iops;
-	case 5: return f->write_bw;
-	case 6: v = f->write_p50; break;
-	default: v = f->write_p99; break;
-	}
-	return v == DS_NONE ? NAN : (double)v;
-}
-
-struct fio_metric {
-	const char *label, *better;
-	int prec;
-	double scale;
-	int which;
-	bool sum;                   /* rates of one job's rows in a run add up */
-};
-
-/* One value per run of a fio output file and job: rows summed or averaged. */
-static void fio_runs(const struct report_col *c, const char *file, const char *job,
-		     const struct fio_metric *m, struct dvec *out)
-{
-	for (size_t run = 0; run < c->ds->nruns; run++) {
-		double s = 0;
-		size_t n = 0;
-
-		if (!col_run(c, run))
-			continue;
-		for (size_t i = 0; i < c->ds->nfios; i++) {
-			const struct ds_fio *f = &c->ds->fios[i];
-			double x = fio_value(f, m->which);
-
-			if (f->run != run || strcmp(f->file, file) || strcmp(f->job, job) ||
-			    f->flags[0] || isnan(x))
-				continue;
-			s += x * m->scale;
-			n++;
-		}
-		if (n)
-			dv_add(out, m->sum ? s : s / n);
-	}
-}
-
-static void fio_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
-{
-	static const struct fio_metric m[] = {
-		{ "read iops", "higher", 1, 1, 0, true },
-		{ "read bandwidth (MiB/s)", "higher", 2, 1.0 / 1048576, 1, true },
-		{ "read clat p50 (us)", "lower", 2, 1e-3, 2, false },
-		{ "read clat p99 (us)", "lower", 2, 1e-3, 3, false },
-		{ "write iops", "higher", 1, 1, 4, true },
-		{ "write bandwidth (MiB/s)", "higher", 2, 1.0 / 1048576, 5, true },
-		{ "write clat p50 (us)", "lower", 2, 1e-3, 6, false },
-		{ "write clat p99 (us)", "lower", 2, 1e-3, 7, false },
-	};
-	struct strlist keys = { 0 };
-
-	for (size_t c = 0; c < ncols; c++)
-		for (size_t i = 0; i < cols[c].ds->nfios; i++) {
-			const struct ds_fio *f = &cols[c].ds->fios[i];
-			char *key = xasprintf("%s\t%s", f->file, f->job);
-
-			if (col_run(&cols[c], f->run) && !sl_has(&keys, key))
-				sl_add(&keys, key);
-			free(key);
-		}
-	for (size_t j = 0; j < keys.n; j++) {
-		char *file = xstrdup(keys.v[j]), *job = strchr(file, '\t') + 1, *title;
-		struct table *t;
-		struct trow *r;
-
-		job[-1] = '\0';
-		title = xasprintf("fio job %s of %s (one value per run)", job, file);
-		t = tables_add(ts, cols, ncols, title);
-		free(title);
-		r = table_text(t, "runs");
-		for (size_t k = 0; k < ARRAY_SIZE(m); k++) {
-			struct dvec *pr = dvecs(ncols);
-			bool any = false;
-
-			for (size_t c = 0; c < ncols; c++) {
-				fio_runs(&cols[c], file, job, &m[k], &pr[c]);
-				if (!k)
-					table_set(r, c, xasprintf("%zu", pr[c].n));
-				any |= pr[c].n && dv_mean(&pr[c]) != 0;
-			}
-			if (any)
-				tested_row(ts, t, m[k].label, m[k].better, m[k].prec, pr, true);
-			if (any && k == 1)
-				spread_row(t, "read bandwidth of runs", pr, 1);
-			dvecs_free(pr, ncols);
-		}
-		free(file);
-	}
-	sl_free(&keys);
-}
-
-/* The first of names that source has in run; its delta (and after value). */
-static bool counter_any(const struct dataset *ds, size_t run, const char *source,
-			const char *const *names, long long *delta, long long *after)
-{
-	for (size_t i = 0; names[i]; i++)
-		if (ds_counter_delta(ds, run, source, names[i], delta, after))
-			return true;
-	return false;
-}
-
-/* A per-run value: NAN when the run does not have it. */
-typedef double (*run_value_fn)(const struct dataset *ds, size_t run, const void *arg);
-
-struct counter_ref {
-	const char *source, *name;
-};
-
-static double counter_delta_value(const struct dataset *ds, size_t run, const void *arg)
-{
-	const struct counter_ref *c = arg;
-	long long d;
-
-	return ds_counter_delta(ds, run, c->source, c->name, &d, NULL) ? (double)d : NAN;
-}
-
-/* The names kernel-patches/ gives the files in /sys/kernel/debug/cleancache/. */
-static const char *const cc_hits[] = { "hits", NULL };
-static const char *const cc_misses[] = { "misses", NULL };
-static const char *const cc_stored[] = { "cached_pages", NULL };
-static const char *const cc_pool[] = { "pool_pages", NULL };
-
-/* Only a gcma set-up has a cache: elsewhere its counters are "-". */
-static bool has_cache(const struct dataset *ds, size_t run)
-{
-	return !strcmp(ds->runs[run].setup, "gcma");
-}
-
-static double cleancache_hit_rate(const struct dataset *ds, size_t run, const void *arg)
-{
-	long long h, m;
-
-	(void)arg;
-	if (!has_cache(ds, run) || !counter_any(ds, run, "cleancache", cc_hits, &h, NULL) ||
-	    !counter_any(ds, run, "cleancache", cc_misses, &m, NULL) || h + m <= 0)
-		return NAN;
-	return 100.0 * h / (h + m);
-}
-
-static double cleancache_occupancy(const struct dataset *ds, size_t run, const void *arg)
-{
-	long long a;
-
-	(void)arg;
-	return has_cache(ds, run) && counter_any(ds, run, "cleancache", cc_stored, NULL, &a) ?
-	       (double)a : NAN;
-}
-
-/* Share of the donated pool holding cached data at the end. */
-static double cleancache_occupancy_pct(const struct dataset *ds, size_t run, const void *arg)
-{
-	long long a, pool;
-
-	(void)arg;
-	if (!has_cache(ds, run) || !counter_any(ds, run, "cleancache", cc_stored, NULL, &a) ||
-	    !counter_any(ds, run, "cleancache", cc_pool, NULL, &pool) || pool <= 0)
-		return NAN;
-	return 100.0 * a / pool;
-}
-
-/* One tested row of per-run values (mean of runs); false if no column has any. */
-static bool run_metric_row(struct tables *ts, struct table *t, const char *label,
-			   const char *better, int prec, run_value_fn fn, const void *arg)
-{
-	struct dvec *pr = dvecs(t->ncols);
-	bool any = false;
-
-	for (size_t c = 0; c < t->ncols; c++) {
-		const struct dataset *ds = t->cols[c].ds;
-
-		for (size_t run = 0; run < ds->nruns; run++) {
-			double x;
-
-			if (!col_run(&t->cols[c], run))
-				continue;
-			x = fn(ds, run, arg);
-			if (!isnan(x))
-				dv_add(&pr[c], x);
-		}
-		any |= pr[c].n > 0;
-	}
-	if (any)
-		tested_row(ts, t, label, better, prec, pr, true);
-	dvecs_free(pr, t->ncols);
-	return any;
-}
-
-/*
- * One row per (source, name) under a source prefix that any column has
- * (every CMA area's counters, every background's perf events), labelled
- * "<label><source without prefix> <name>"; false if none had a value.
- */
-static bool source_rows(struct tables *ts, struct table *t, const char *prefix, const char *label,
-			int prec)
-{
-	struct strlist rows = { 0 };
-	size_t plen = strlen(prefix);
-	bool any = false;
-
-	for (size_t c = 0; c < t->ncols; c++)
-		for (size_t i = 0; i < t->cols[c].ds->ncounters; i++) {
-			const struct ds_counter *k = &t->cols[c].ds->counters[i];
-			char *key;
-
-			/* sys-cma/<area>/gcma is a flag, not a counter: no delta */
-			if (strncmp(k->source, prefix, plen) || !col_run(&t->cols[c], k->run) ||
-			    !strcmp(k->name, "gcma"))
-				continue;
-			key = xasprintf("%s\t%s", k->source, k->name);
-			if (!sl_has(&rows, key))
-				sl_add(&rows, key);
-			free(key);
-		}
-	for (size_t i = 0; i < rows.n; i++) {
-		char *src = xstrdup(rows.v[i]), *name = strchr(src, '\t'), *lab;
-		struct counter_ref ref;
-
-		*name++ = '\0';
-		ref = (struct counter_ref){ src, name };
-		lab = xasprintf("%s%s %s", label, src + plen, name);
-		any |= run_metric_row(ts, t, lab, strstr(name, "fail") ? "lower" : "", prec,
-				      counter_delta_value, &ref);
-		free(lab);
-		free(src);
-	}
-	sl_free(&rows);
-	return any;
-}
-
-/* Counters: CMA sysfs, vmstat, and cleancache hit rate and occupancy. */
-static void counter_table(struct tables *ts, const struct report_col *cols, size_t ncols)
-{
-	static const struct { struct counter_ref ref; const char *better; } plain[] = {
-		{ { "vmstat", "cma_alloc_success" }, "" },
-		{ { "vmstat", "cma_alloc_fail" }, "lower" },
-		{ { "vmstat", "pgmigrate_success" }, "" },
-		{ { "vmstat", "pgmigrate_fail" }, "lower" },
-		{ { "vmstat", "compact_stall" }, "lower" },
-		{ { "vmstat", "workingset_refault_file" }, "lower" },
-	};
-	struct table *t = tables_add(ts, cols, ncols,
-				     "counters (delta over the run, mean of runs)");
-
-	source_rows(ts, t, "sys-cma/", "cma ", 1);
-	for (size_t i = 0; i < ARRAY_SIZE(plain); i++) {
-		char *label = xasprintf("%s %s", plain[i].ref.source, plain[i].ref.name);
-
-		run_metric_row(ts, t, label, plain[i].better, 1, counter_delta_value, &plain[i].ref);
-		free(label);
-	}
-	run_metric_row(ts, t, "cleancache hit rate %", "higher", 2, cleancache_hit_rate, NULL);
-	run_metric_row(ts, t, "cleancache occupancy (pages, at end)", "", 1,
-		       cleancache_occupancy, NULL);
-	run_metric_row(ts, t, "cleancache occupancy (% of pool, at end)", "", 1,
-		       cleancache_occupancy_pct, NULL);
-	tables_drop_empty(ts);
-}
-
-/* perf stat around each background and fio job: every (workload, event) a column has. */
-static void perf_table(struct tables *ts, const struct report_col *cols, size_t ncols)
-{
-	struct table *t = tables_add(ts, cols, ncols, "perf stat of the workloads (mean of runs)");
-
-	source_rows(ts, t, "perf/", "", 0);
-	tables_drop_empty(ts);
 }
 
 /* The tags of a script's alloc-TAG.csv files in any column. */
@@ -1142,199 +809,3 @@ size_t report_count_significant(const char *text)
 	return n;
 }
 
-/* ---- data for the plots/ scripts -------------------------------------------------- */
-
-/* Successful requests' latencies (us) in ok, every request's in every. */
-static void alloc_samples(const struct report_col *c, long long pages, enum lat_side side,
-			  struct dvec *ok, struct dvec *every)
-{
-	for (size_t i = 0; i < c->ds->nallocs; i++) {
-		const struct ds_alloc *a = &c->ds->allocs[i];
-		double x = lat_us(a, side);
-
-		if (a->pages != pages || isnan(x) || a->tag[0] || !col_run(c, a->run))
-			continue;
-		dv_add(every, x);
-		if (a->success)
-			dv_add(ok, x);
-	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * plot-vars.gp: sections, sizes, latency_sets, have_fio as gnuplot variables;
- * plot-latency-<side>-<pages>.dat: one block per section (separated by two
- *   blank lines, for "index"): latency_us cumulative_fraction of every
- *   request, so a curve ends at its success share; the failed requests are
- *   their own mass (fail_<side>_<pages>: % failed per section, in secs order);
- * plot-bars-<side>.dat: size section min p50 max mean n, over every request;
- * plot-fio.dat: section job read_iops_mean min max read_MiBs write_iops;
- * plot-bursts.dat: one block per section with bursts: latency_ms fraction.
- */
-int report_plot_data(const struct dataset *ds, const char *outdir)
-{
-	size_t n = ds->sections.n;
-	struct report_col *cols = xcalloc(n ? n : 1, sizeof(*cols));
-	struct strbuf vars, bars[2], fio, cdfs, fails;
-	long long *sizes;
-	size_t nsizes;
-	int ret = 0;
-	static const char *const side_name[2] = { "user", "kernel" };
-
-	for (size_t s = 0; s < n; s++)
-		cols[s] = (struct report_col){ ds->sections.v[s], ds, ds->sections.v[s] };
-	nsizes = all_sizes(cols, n, "", &sizes);
-	sb_init(&vars);
-	sb_add(&vars, "# generated by cmabench report\nsections = \"");
-	for (size_t s = 0; s < n; s++)
-		sb_addf(&vars, "%s%s", s ? " " : "", ds->sections.v[s]);
-	sb_addf(&vars, "\"\nnsections = %zu\nsizes = \"", n);
-	for (size_t z = 0; z < nsizes; z++)
-		sb_addf(&vars, "%s%lld", z ? " " : "", sizes[z]);
-	sb_addf(&vars, "\"\nrun_id = \"%s\"\n", ds->run_id);
-	sb_init(&cdfs);
-	sb_init(&fails);
-	for (int side = 0; side < 2; side++) {
-		sb_init(&bars[side]);
-		sb_add(&bars[side], "# pages section min_us p50_us max_us mean_us n\n");
-	}
-	for (size_t z = 0; z < nsizes; z++)
-		for (int side = 0; side < 2; side++) {
-			struct strbuf cdf;
-			char *name;
-			size_t total = 0;
-
-			sb_init(&cdf);
-			sb_addf(&cdf, "# %s-side latency of %lld-page allocations: latency_us fraction\n"
-				"# one block per section that has samples (secs_%s_%lld in plot-vars.gp)\n",
-				side_name[side], sizes[z], side_name[side], sizes[z]);
-			sb_addf(&fails, "fail_%s_%lld = \"", side_name[side], sizes[z]);
-			sb_addf(&vars, "secs_%s_%lld = \"", side_name[side], sizes[z]);
-			for (size_t s = 0; s < n; s++) {
-				struct dvec d = { 0 }, every = { 0 };
-				struct summary sm;
-				size_t failed = 0, all;
-
-				alloc_samples(&cols[s], sizes[z], side ? KERNEL : USER, &d, &every);
-				all = every.n;
-				failed = all - d.n;
-				if (!all)
-					continue;
-				qsort(d.v, d.n, sizeof(*d.v), cmp_double);
-				sb_addf(&cdf, "%s# section %s\n", total ? "\n\n" : "", cols[s].section);
-				sb_addf(&vars, "%s%s", total ? " " : "", cols[s].section);
-				sb_addf(&fails, "%s%.1f", total ? " " : "", 100.0 * failed / all);
-				total += all;
-				for (size_t i = 0; i < d.n; i++)
-					sb_addf(&cdf, "%.3f %.6f\n", d.v[i], (i + 1.0) / all);
-				stats_summary(every.v, every.n, &sm);
-				sb_addf(&bars[side], "%lld %s %.3f %.3f %.3f %.3f %zu\n", sizes[z],
-					cols[s].section, sm.min, sm.p50, sm.max, sm.mean, sm.n);
-				dv_free(&d);
-				dv_free(&every);
-			}
-			sb_add(&vars, "\"\n");
-			sb_add(&fails, "\"\n");
-			if (total)
-				sb_addf(&cdfs, "%s%s-%lld", cdfs.len ? " " : "", side_name[side], sizes[z]);
-			name = xasprintf("plot-latency-%s-%lld.dat", side_name[side], sizes[z]);
-			ret |= write_text(outdir, name, sb_detach(&cdf));
-			free(name);
-		}
-	ret |= write_text(outdir, "plot-bars-user.dat", sb_detach(&bars[0]));
-	ret |= write_text(outdir, "plot-bars-kernel.dat", sb_detach(&bars[1]));
-
-	sb_init(&fio);
-	sb_add(&fio, "# section job read_iops_mean read_iops_min read_iops_max read_MiBs_mean "
-	       "write_iops_mean write_MiBs_mean n\n");
-	for (size_t s = 0; s < n; s++) {
-		struct strlist jobs = { 0 };
-
-		for (size_t i = 0; i < ds->nfios; i++)
-			if (col_run(&cols[s], ds->fios[i].run) && !sl_has(&jobs, ds->fios[i].job))
-				sl_add(&jobs, ds->fios[i].job);
-		for (size_t j = 0; j < jobs.n; j++) {
-			struct dvec ri = { 0 }, rb = { 0 }, wi = { 0 }, wb = { 0 };
-			struct summary sm;
-
-			for (size_t i = 0; i < ds->nfios; i++) {
-				const struct ds_fio *f = &ds->fios[i];
-
-				if (!col_run(&cols[s], f->run) || strcmp(f->job, jobs.v[j]) || f->flags[0])
-					continue;
-				dv_add(&ri, f->read_iops);
-				dv_add(&rb, f->read_bw / 1048576);
-				dv_add(&wi, f->write_iops);
-				dv_add(&wb, f->write_bw / 1048576);
-			}
-			stats_summary(ri.v, ri.n, &sm);
-			if (ri.n)
-				sb_addf(&fio, "%s %s %.3f %.3f %.3f %.3f %.3f %.3f %zu\n", cols[s].section,
-					jobs.v[j], sm.mean, sm.min, sm.max, dv_mean(&rb), dv_mean(&wi),
-					dv_mean(&wb), ri.n);
-			dv_free(&ri);
-			dv_free(&rb);
-			dv_free(&wi);
-			dv_free(&wb);
-		}
-		sl_free(&jobs);
-	}
-	{
-		/* plot-bursts.dat: one block per section with bursts, like the CDFs above */
-		struct strbuf b;
-		size_t blocks = 0;
-
-		sb_init(&b);
-		sb_add(&b, "# burst latency (first start to last end): latency_ms fraction\n"
-		       "# one block per section with bursts (burst_sections in plot-vars.gp)\n");
-		sb_add(&vars, "burst_sections = \"");
-		for (size_t s = 0; s < n; s++) {
-			struct dvec d = { 0 };
-			size_t failed = 0;
-
-			burst_samples(&cols[s], &d, &failed);
-			if (d.n) {
-				qsort(d.v, d.n, sizeof(*d.v), cmp_double);
-				sb_addf(&b, "%s# section %s\n", blocks ? "\n\n" : "", cols[s].section);
-				sb_addf(&vars, "%s%s", blocks++ ? " " : "", cols[s].section);
-				for (size_t i = 0; i < d.n; i++)
-					sb_addf(&b, "%.3f %.6f\n", d.v[i] / 1000.0, (i + 1.0) / d.n);
-			}
-			dv_free(&d);
-		}
-		sb_add(&vars, "\"\n");
-		ret |= write_text(outdir, "plot-bursts.dat", sb_detach(&b));
-	}
-	sb_addf(&vars, "# <side>-<pages> of the plot-latency-*.dat files that have samples\n"
-		"latency_sets = \"%s\"\nhave_fio = %d\n", cdfs.buf, strchr(fio.buf, '\n')[1] != '\0');
-	sb_free(&cdfs);
-	sb_add(&vars, fails.buf);
-	{
-		/* occupancy.gp: the area's tenants against its size (older runs:
-		 * cleancache's cached pages against its pool) */
-		bool area = false;
-		bool hits;
-
-		for (size_t i = 0; i < ds->nsamples && !area; i++)
-			area = !strcmp(ds->samples[i].name, "area.tenants");
-		hits = false;
-		for (size_t i = 0; i < ds->nsamples && !hits; i++)
-			hits = !strcmp(ds->samples[i].name, "cleancache.hit_rate_pct");
-		sb_addf(&vars, "have_hitrate = %d\n", hits);
-		sb_addf(&vars, "occupancy_name = \"%s\"\noccupancy_total = \"%s\"\n",
-			area ? "area.tenants" : "cleancache.cached_pages",
-			area ? "area.total" : "cleancache.pool_pages");
-	}
-	sb_free(&fails);
-	ret |= write_text(outdir, "plot-fio.dat", sb_detach(&fio));
-	ret |= write_text(outdir, "plot-vars.gp", sb_detach(&vars));
-	free(sizes);
-	free(cols);
-	return ret;
-}
