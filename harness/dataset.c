@@ -207,6 +207,7 @@ static void run_from_json(struct ds_run *r, json_object *m)
 	set_int(&r->memory_mib, ds_jint(m, "guest_memory_mib"));
 	set_int(&r->cpus, ds_jint(m, "guest_cpus"));
 	set_int(&r->vms_beside, ds_jint(m, "vms_beside"));
+	set_str(&r->baseline, ds_jstr(m, "baseline"));
 	set_str(&r->disk, ds_jstr(m, "disk"));
 	if (ds_jint(m, "fill_target_pct") > 0)
 		r->fill_planned = true;
@@ -445,6 +446,8 @@ int dataset_load(struct dataset *ds, const char *dir, struct strbuf *errs)
 	for (size_t i = 0; i < ds->nruns; i++) {
 		struct ds_run *r = &ds->runs[i];
 
+		if (r->baseline && !ds->baseline && sl_has(&ds->sections, r->baseline))
+			ds->baseline = xstrdup(r->baseline);
 		if (!r->in_metadata)
 			ds_problem(r, "", "not listed in metadata.json");
 		if (!ds_run_ok(r))
@@ -472,6 +475,7 @@ void dataset_free(struct dataset *ds)
 		free(r->allocations);
 		free(r->trace_problem);
 		free(r->fill_status);
+		free(r->baseline);
 		free(r->disk);
 		sl_free(&r->problems);
 	}
@@ -496,6 +500,7 @@ void dataset_free(struct dataset *ds)
 	free(ds->jobs);
 	free(ds->dir);
 	free(ds->run_id);
+	free(ds->baseline);
 	sl_free(&ds->sections);
 	memset(ds, 0, sizeof(*ds));
 }

@@ -35,6 +35,7 @@ struct ds_run {
 	char *fill_status;          /* "filled", "not-filled", or NULL without a fill */
 	bool fill_planned;          /* metadata: fill_target_pct > 0 */
 	char *disk;                 /* storage model of the scratch disk, "?" unknown */
+	char *baseline;             /* metadata: the scenario's baseline section, or NULL */
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };
 
@@ -118,6 +119,7 @@ struct dataset {
 	struct ds_job *jobs;
 	size_t njobs, cap_jobs;
 	struct strlist sections;    /* in the order of the top-level metadata */
+	char *baseline;             /* the scenario's baseline section, NULL if it names none */
 };
 
 /*

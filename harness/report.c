@@ -753,6 +753,8 @@ void report_dataset(const struct dataset *ds, const char *baseline, struct strbu
 	struct report_col *cols = xcalloc(n ? n : 1, sizeof(*cols));
 	struct tables ts = { 0 };
 
+	if (!baseline)
+		baseline = ds->baseline;
 	for (size_t s = 0; baseline && s < n; s++)
 		if (!strcmp(ds->sections.v[s], baseline))
 			b = s;

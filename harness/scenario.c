@@ -93,6 +93,9 @@ static const struct key_def keys[] = {
 	  "(CMA: movable pages; GCMA: cached pages); 0: an idle area" },
 	{ "fill-timeout", K_FILL_TIMEOUT, T_DURATION, OFF(fill_timeout), 0, 0,
 	  "how long the fill may take; a run that does not reach its fill is marked not-filled" },
+	{ "baseline", K_BASELINE, T_STRING, OFF(baseline), 0, 0,
+	  "the section the report compares the others with (default: the first section that "
+	  "allocated, else the first)" },
 	{ "parallel", K_PARALLEL, T_BOOL, OFF(parallel), 0, 0,
 	  "yes: the run may share the host with other VMs under 'run --jobs N'; no: it runs alone "
 	  "(latency tails feel a neighbour)" },
@@ -415,6 +418,7 @@ static void spec_copy(struct run_spec *dst, const struct run_spec *src)
 	dst->pin_mode = src->pin_mode ? xstrdup(src->pin_mode) : NULL;
 	dst->job = src->job ? xstrdup(src->job) : NULL;
 	dst->disk = src->disk ? xstrdup(src->disk) : NULL;
+	dst->baseline = src->baseline ? xstrdup(src->baseline) : NULL;
 }
 
 static void spec_free(struct run_spec *r)
@@ -430,6 +434,7 @@ static void spec_free(struct run_spec *r)
 	free(r->pin_mode);
 	free(r->job);
 	free(r->disk);
+	free(r->baseline);
 }
 
 void scenario_free(struct scenario *scn)
@@ -557,6 +562,26 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 	return errs->len != before;
 }
 
+/* A baseline names a section of the scenario. */
+static int check_baseline(const char *path, const struct scenario *scn, struct strbuf *errs)
+{
+	int nerr = 0;
+
+	for (size_t i = 0; i < scn->nruns; i++) {
+		const struct run_spec *r = &scn->runs[i];
+		bool found = !r->baseline;
+
+		for (size_t k = 0; k < scn->nruns && !found; k++)
+			found = !strcmp(scn->runs[k].section, r->baseline);
+		if (!found) {
+			verr(errs, path, r, K_BASELINE, "'%s' is not a section of this scenario",
+			     r->baseline);
+			nerr++;
+		}
+	}
+	return nerr;
+}
+
 int scenario_load(const char *path, const struct scn_ctx *ctx,
 		  struct scenario *scn, struct strbuf *errs)
 {
@@ -665,6 +690,8 @@ int scenario_load(const char *path, const struct scn_ctx *ctx,
 	if (!nerr)
 		for (size_t i = 0; i < scn->nruns; i++)
 			nerr += validate(path, &scn->runs[i], ctx, errs);
+	if (!nerr)
+		nerr += check_baseline(path, scn, errs);
 	return nerr;
 }
 
@@ -702,5 +729,5 @@ int scenario_override(struct scenario *scn, const char *assignment,
 	free(copy);
 	for (size_t i = 0; i < scn->nruns; i++)
 		nerr += validate(scn->path, &scn->runs[i], ctx, errs);
-	return nerr;
+	return nerr + (nerr ? 0 : check_baseline(scn->path, scn, errs));
 }

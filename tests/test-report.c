@@ -168,6 +168,12 @@ static void test_significant(void **state)
 	sb_init(&txt);
 	report_dataset(&ds, "slow", &txt, NULL);
 	assert_non_null(strstr(txt.buf, "1055.00 *-50.00%*"));
+	/* ... or by the scenario (the runs' metadata) */
+	sb_free(&txt);
+	sb_init(&txt);
+	ds.baseline = xstrdup("slow");
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "1055.00 *-50.00%*"));
 	assert_non_null(strstr(txt.buf, "failed or degraded runs in fake: 0"));
 	sb_free(&txt);
 	sb_free(&md);

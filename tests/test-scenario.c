@@ -221,6 +221,9 @@ static void test_override(void **state)
 	assert_false(s.runs[0].parallel);
 	assert_int_equal(scenario_override(&s, "parallel=maybe", &ctx, &errs), 1);
 	assert_non_null(strstr(errs.buf, "'maybe' is not yes or no"));
+	/* a baseline names a section of the scenario */
+	assert_int_equal(scenario_override(&s, "baseline=nope", &ctx, &errs), (int)s.nruns);
+	assert_non_null(strstr(errs.buf, "baseline: 'nope' is not a section of this scenario"));
 	scenario_free(&s);
 	sb_free(&errs);
 	free(p);
