@@ -17,7 +17,9 @@ ln -s /dev/full "$d/full/alloc"
 
 "$DRIVER" --dir "$d" --area fake --count 3 --pages 1,512 --out "$d/a.csv" 2> "$d/a.err"
 check "sweep exits 0" [ $? -eq 0 ]
-check "CSV header" [ "$(head -n 1 "$d/a.csv")" = "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns" ]
+check "CSV header" [ "$(head -n 1 "$d/a.csv")" = "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,area_total,area_tenants,area_occupancy_pct" ]
+# the fake area has no count: its state is unknown, the cells empty
+check "area cells empty where the area's state cannot be read" [ "$(tail -n +2 "$d/a.csv" | cut -d, -f9-11 | sort -u)" = ",," ]
 check "one row per request (6)" [ "$(tail -n +2 "$d/a.csv" | wc -l)" -eq 6 ]
 check "sizes in plan order" [ "$(tail -n +2 "$d/a.csv" | cut -d, -f3 | tr '\n' ' ')" = "1 1 1 512 512 512 " ]
 check "all succeeded with a latency" [ "$(awk -F, 'NR > 1 && $6 == 1 && $7 == 0 && $5 > 0' "$d/a.csv" | wc -l)" -eq 6 ]

@@ -42,11 +42,14 @@ static long area_read_long(const char *path)
 	return strtol(buf, NULL, 10);
 }
 
+/* Where the CMA areas' debugfs directories are (cma-alloc --dir changes it). */
+static const char *area_cma_dir = "/sys/kernel/debug/cma";
+
 static long area_debugfs(const char *area, const char *file)
 {
-	char p[256];
+	char p[512];
 
-	snprintf(p, sizeof(p), "/sys/kernel/debug/cma/%s/%s", area, file);
+	snprintf(p, sizeof(p), "%s/%s/%s", area_cma_dir, area, file);
 	return area_read_long(p);
 }
 

@@ -176,6 +176,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rng_state = (uint64_t)seed;
+	area_cma_dir = dir;
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	snprintf(alloc_path, sizeof(alloc_path), "%s/%s/alloc", dir, area);
