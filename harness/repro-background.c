@@ -63,6 +63,39 @@ static size_t jt_values(const struct picks *ps, const struct jobtime *jt, size_t
 	return k;
 }
 
+/*
+ * Whether some sections' runs filled their area while others (none: no
+ * area) did not: the filler's load then ran beside only part of the jobs.
+ */
+static void fill_load(struct strbuf *md, const struct picks *ps)
+{
+	struct strlist filled = { 0 }, idle = { 0 };
+
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct ds_run *r = prun(&ps->v[i]);
+
+		if (!pick_ok(&ps->v[i], NULL))
+			continue;
+		if (r->fill_status && !sl_has(&filled, r->section))
+			sl_add(&filled, r->section);
+		else if (!r->fill_status && !sl_has(&idle, r->section))
+			sl_add(&idle, r->section);
+	}
+	if (filled.n && idle.n) {
+		sb_add(md, "**The fill's load ran beside only some of the jobs**: the area was filled "
+		       "(two readers streaming a file, anonymous memory) under");
+		for (size_t i = 0; i < filled.n; i++)
+			sb_addf(md, "%s `%s`", i ? "," : "", filled.v[i]);
+		sb_add(md, " but not under");
+		for (size_t i = 0; i < idle.n; i++)
+			sb_addf(md, "%s `%s`", i ? "," : "", idle.v[i]);
+		sb_add(md, " (no area), so the overheads above include that load, not only the "
+		       "allocations. ");
+	}
+	sl_free(&filled);
+	sl_free(&idle);
+}
+
 /* How many allocation requests the job met per run, by section. */
 static void requests_met(struct strbuf *md, const struct picks *ps)
 {
@@ -226,6 +259,7 @@ static void figure_background(struct strbuf *md, struct repro_ctx *ctx)
 		describe_env(md, &ps);
 		sb_add(md, ". ");
 		requests_met(md, &ps);
+		fill_load(md, &ps);
 		area_facts(md, &ps, "cma", "gcma");
 		end_paragraph(md);
 		sources(md, &ps, "runs/<run>/jobtime.csv (`name`, `elapsed_s`, `user_s`, `sys_s`), "
