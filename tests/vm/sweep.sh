@@ -23,11 +23,13 @@ for s in none cma gcma; do
 	check "$s: perf stat counted the fio background" \
 		grep -q ',task-clock,' "$run/bg-fio-randread-big.perf"
 	check "$s: fio, hog and sampler ran to the end" \
-		sh -c "[ \$(grep -c ',ran,' '$run/backgrounds.csv') -eq 3 ]"
+		sh -c "[ \$(grep -cE '^(fio-randread-big|hog|sampler),[0-9]+,ran,' '$run/backgrounds.csv') -eq 3 ]"
 	check "$s: 1 s samples came back" sh -c "[ \$(wc -l < '$run/samples.csv') -gt 10 ]"
 done
 for s in cma gcma; do
 	run="$dir/runs/$s-r1"
+	check "$s: the area was filled and kept filled to the end" \
+		sh -c "grep -q ',filled$' '$run/fill.csv' && grep -qE '^fill,[0-9]+,ran,' '$run/backgrounds.csv'"
 	sizes=$(awk -F, 'NR > 1 && $6 == 1 { printf "%s ", $3 }' "$run/alloc.csv" 2>/dev/null)
 	check "$s: one successful request per size (got: $sizes)" [ "$sizes" = "1 512 4096 " ]
 	check "$s: the trace's text copy has the three allocations" \
