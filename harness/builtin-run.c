@@ -231,10 +231,9 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 		err_msg("run: --no-wait is for --slurm (a local run is its own waiting)");
 		goto out;
 	}
-	if (o.slurm && o.jobs > 1) {
-		err_msg("run: --jobs is for local runs; with --slurm, Slurm decides what runs at once");
-		goto out;
-	}
+	if (o.slurm && o.jobs > 1)
+		info_msg("--jobs %ld is for local runs: with --slurm, Slurm decides what runs at once",
+			 o.jobs);
 	if (o.accel)
 		env->accel = o.accel;
 	ctx.kvm_probe_s = o.kvm_probe;
