@@ -32,6 +32,7 @@ struct ds_run {
 	long long vms_beside;       /* most VMs that ran beside it (run --jobs), -1 unknown */
 	/* fill.csv: the area brought to a target occupancy before the allocations */
 	double fill_target, fill_reached, fill_seconds;  /* NAN without a fill */
+	double fill_anon_mb;       /* anonymous memory the filler held when done; NAN: unknown */
 	char *fill_status;          /* "filled", "not-filled", or NULL without a fill */
 	bool fill_planned;          /* metadata: fill_target_pct > 0 */
 	char *disk;                 /* storage model of the scratch disk, "?" unknown */

@@ -148,7 +148,7 @@ void dataset_derive_bursts(struct dataset *ds)
 		ds_derive_bursts(ds, i);
 }
 
-/* fill.csv: area,target_pct,reached_pct,seconds,status (area-fill in the guest). */
+/* fill.csv: area,target_pct,reached_pct,seconds,status[,anon_mb] (area-fill in the guest). */
 void ds_read_fill(struct dataset *ds, size_t ri)
 {
 	static const char *const cols[] = { "target_pct", "reached_pct", "seconds", "status" };
@@ -157,7 +157,7 @@ void ds_read_fill(struct dataset *ds, size_t ri)
 	int col[4];
 	bool missing;
 
-	r->fill_target = r->fill_reached = r->fill_seconds = NAN;
+	r->fill_target = r->fill_reached = r->fill_seconds = r->fill_anon_mb = NAN;
 	if (!ds_open_csv(&c, ds, r, "fill.csv", cols, 4, col, &missing)) {
 		if (missing && r->fill_planned && ds_run_ok(r))
 			ds_problem(r, "fill.csv", "missing: the run planned a fill");
@@ -168,7 +168,13 @@ void ds_read_fill(struct dataset *ds, size_t ri)
 	    !csv_field(&c, col[3]))
 		ds_problem(r, "fill.csv", "line %zu: not target_pct,reached_pct,seconds,status",
 			   c.lineno);
-	else
+	else {
+		/* anon_mb: newer runs only */
+		int a = csv_col(&c, "anon_mb");
+
 		r->fill_status = xstrdup(csv_field(&c, col[3]));
+		if (a < 0 || !csv_double(&c, a, &r->fill_anon_mb))
+			r->fill_anon_mb = NAN;
+	}
 	csv_close(&c);
 }

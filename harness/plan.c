@@ -68,7 +68,9 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 			s->bg.v[i].w->prepare(&sb, s, s->bg.v[i].arg, &wa);
 	/* A background that allocates is measured: with a fill it starts once
 	 * the area is full, not before. */
-	bool fill = area && s->fill > 0;
+	/* A set-up without an area runs the fill's load (its readers) beside
+	 * its job too, so that every set-up of the scenario runs beside it. */
+	bool fill = s->fill > 0 && (area || s->area > 0);
 
 	for (size_t i = 0; i < s->bg.n; i++)
 		if (!fill || !s->bg.v[i].w->replaces_alloc)

@@ -634,8 +634,8 @@ static void mixed_parallelism(const struct dataset *ds, struct strbuf *txt, stru
  */
 static char *fill_summary(const struct dataset *ds, const char *section)
 {
-	struct dvec reached = { 0 }, secs = { 0 };
-	size_t filled = 0, planned = 0;
+	struct dvec reached = { 0 }, secs = { 0 }, anon = { 0 };
+	size_t filled = 0, planned = 0, loads = 0;
 	double target = NAN;
 	char *s;
 
@@ -649,18 +649,32 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 		if (ds_run_not_filled(r))
 			continue;
 		filled++;
+		loads += !strcmp(r->fill_status, "load");
 		dv_add(&reached, r->fill_reached);
 		dv_add(&secs, r->fill_seconds);
+		if (!isnan(r->fill_anon_mb))
+			dv_add(&anon, r->fill_anon_mb);
 	}
 	if (!planned)
 		s = xstrdup("idle (no fill)");
 	else if (!filled)
 		s = xasprintf("fill %.0f%%: no run reached it", target);
+	else if (loads == filled)
+		s = xasprintf("no area; the fill's readers beside it (memory read through in %.1f s, "
+			      "%zu/%zu runs)", dv_median(&secs), filled, planned);
 	else
 		s = xasprintf("fill %.0f%%: %.1f%% in %.1f s (%zu/%zu runs)", target,
 			      dv_median(&reached), dv_median(&secs), filled, planned);
+	/* The load's anonymous part, which differs between set-ups: shown. */
+	if (anon.n) {
+		char *t = xasprintf("%s, anon %.0f MiB held", s, dv_median(&anon));
+
+		free(s);
+		s = t;
+	}
 	dv_free(&reached);
 	dv_free(&secs);
+	dv_free(&anon);
 	return s;
 }
 

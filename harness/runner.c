@@ -255,7 +255,9 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	json_object_object_add(m, "disk", json_object_new_string(s->disk));
 	if (s->baseline)
 		json_object_object_add(m, "baseline", json_object_new_string(s->baseline));
-	json_object_object_add(m, "fill_target_pct", json_object_new_int64(r->area ? s->fill : 0));
+	/* Set-ups without an area run the fill's load too (plan.c). */
+	json_object_object_add(m, "fill_target_pct",
+			       json_object_new_int64(r->area || s->area > 0 ? s->fill : 0));
 	{
 		json_object *bg = json_object_new_array();
 

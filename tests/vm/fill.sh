@@ -3,7 +3,8 @@
 # natural tenants before the allocations (fill.csv says filled), every
 # allocation row carries the occupancy it met, the filler is still running
 # when the backgrounds stop, cleancache's stores and hits move, and the
-# guest never meets the OOM killer. Prints TAP.
+# guest never meets the OOM killer; a set-up without an area runs the
+# fill's readers beside its job too (fill.csv says load). Prints TAP.
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
@@ -29,6 +30,9 @@ setup=cma
 
 [gcma]
 setup=gcma
+
+[none]
+setup=none
 SCN
 "$CMABENCH" run --results "$res" "$res/fill.scn"
 rc=$?
@@ -51,6 +55,11 @@ for r in cma-r1 gcma-r1; do
 	check "$r: samples carry the area's tenants" grep -q ',area,tenants,' "$run/samples.csv"
 	check "$r: no OOM killer" sh -c "! grep -q 'invoked oom-killer' '$run/console.log'"
 done
+nr="$dir/runs/none-r1"
+st=$(awk -F, 'NR == 2 { print $1 "," $5 }' "$nr/fill.csv" 2>/dev/null)
+check "none: the fill's load ran without an area (fill.csv: ${st:-missing})" [ "$st" = none,load ]
+check "none: its load ran until the backgrounds stopped" grep -q '^fill,[0-9]*,ran,' "$nr/backgrounds.csv"
+check "none: no allocation was made" sh -c "! [ -s '$nr/alloc.csv' ] || [ \$(wc -l < '$nr/alloc.csv') -le 1 ]"
 g="$dir/runs/gcma-r1/snapshots"
 s0=$(val "$g/before/cleancache/stores"); s1=$(val "$g/after/cleancache/stores")
 h0=$(val "$g/before/cleancache/hits"); h1=$(val "$g/after/cleancache/hits")
@@ -58,5 +67,6 @@ check "gcma: cleancache stores moved during the measured phase ($s0 -> $s1)" [ "
 check "gcma: cleancache hits moved during the measured phase ($h0 -> $h1)" [ "$h1" -gt "$h0" ]
 "$CMABENCH" report --quiet "$dir" > /dev/null 2>&1
 check "the report says what the areas held" grep -q 'fill 90%: ' "$dir/report.md"
+check "the report says none ran the fill's load" grep -q "no area; the fill's readers beside it" "$dir/report.md"
 no_qemu() { ! pgrep -f "qemu-system-x86_64.*$res" > /dev/null; }
 check "no QEMU left running" no_qemu
