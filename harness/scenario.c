@@ -547,8 +547,9 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 			verr(errs, path, r, K_SCRIPT, "no guest script %s", p ? p : r->script);
 		free(p);
 	}
-	if (r->fill > 0 && setup_area_name(r->setup)) {
-		/* the fill streams a file of 1.5 x memory beside the fio files */
+	if (r->fill > 0 && (setup_area_name(r->setup) || r->area > 0)) {
+		/* the fill (its load, without an area) streams a file of 1.5 x
+		 * memory beside the fio files */
 		uint64_t need = (r->memory >> 20) * 3 / 2 + 64 +
 				(r->fio || bg_list_find(&r->bg, "fio") ? r->fio_size >> 20 : 0);
 

@@ -229,6 +229,37 @@ static void test_override(void **state)
 	free(p);
 }
 
+/* disk, fill and fill-timeout: accepted values set the run, bad ones name the key. */
+static void test_fill_and_disk(void **state)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+	char *p = data("good.scn");
+
+	(void)state;
+	assert_int_equal(scenario_load(p, &ctx, &s, &errs), 0);
+	assert_string_equal(s.runs[0].disk, "host");
+	assert_int_equal(scenario_override(&s, "disk=emmc", &ctx, &errs), 0);
+	assert_string_equal(s.runs[1].disk, "emmc");
+	assert_int_equal(scenario_override(&s, "disk=floppy", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "disk: 'floppy' is not a storage model"));
+	assert_int_equal(scenario_override(&s, "fill=101", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "fill: "));
+	assert_int_equal(scenario_override(&s, "fill-timeout=30", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "fill-timeout: "));
+	assert_int_equal(scenario_override(&s, "fill-timeout=30s", &ctx, &errs), 0);
+	assert_true(s.runs[0].fill_timeout == 30);
+	/* a fill streams a file of 1.5 x memory: the scratch disk must hold it,
+	 * in every run that has an area or stands beside one (none, [plain]...) */
+	sb_free(&errs);
+	assert_int_equal(scenario_override(&s, "scratch=256M", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "fill=90", &ctx, &errs), (int)s.nruns);
+	assert_non_null(strstr(errs.buf, "fill: needs a scratch disk of"));
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
 static void test_units(void **state)
 {
 	uint64_t sz;
@@ -283,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_no_runs),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_override),
+		cmocka_unit_test(test_fill_and_disk),
 		cmocka_unit_test(test_units),
 	};
 
