@@ -393,7 +393,7 @@ static double jnum(json_object *o, const char *key)
  * moment of its life (runs on other hosts, or other users' jobs, are not
  * seen; host_load_* says what the host did).
  */
-static void set_beside(json_object **m, size_t n)
+void submit_set_beside(json_object **m, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		double s = jnum(m[i], "start_unix"), e = jnum(m[i], "end_unix");
@@ -409,7 +409,7 @@ static void set_beside(json_object **m, size_t n)
 			double at = k == n ? s : jnum(m[k], "start_unix");
 			int c = 0;
 
-			if (at < s || at > e)
+			if (at < s || at >= e)
 				continue;
 			for (size_t o = 0; o < n; o++) {
 				json_object *oh;
@@ -528,7 +528,7 @@ static int complete(const struct cmb_env *env, json_object *man, const struct se
 							    "tmpdir"),
 						       r, stage, job, i, state[i], node[i]);
 	}
-	set_beside(metas, n);
+	submit_set_beside(metas, n);
 	for (size_t s = 0; s < sel->nscns; s++) {
 		json_object *js = json_object_array_get_idx(scns, s);
 		struct run_ctx ctx = { .env = env };
