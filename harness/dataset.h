@@ -36,6 +36,7 @@ struct ds_run {
 	char *fill_status;          /* "filled", "not-filled", or NULL without a fill */
 	bool fill_planned;          /* metadata: fill_target_pct > 0 */
 	char *disk;                 /* storage model of the scratch disk, "?" unknown */
+	double disk_scale;          /* its speed was divided by this (disk-scale); 1: not */
 	char *baseline;             /* metadata: the scenario's baseline section, or NULL */
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };

@@ -164,7 +164,7 @@ char *dataset_runs_csv(const struct dataset *ds)
 	struct strbuf sb;
 
 	sb_init(&sb);
-	sb_add(&sb, "run,section,rep,setup,kernel,status,disk,fill_target_pct,fill_reached_pct,"
+	sb_add(&sb, "run,section,rep,setup,kernel,status,disk,disk_scale,fill_target_pct,fill_reached_pct,"
 	       "fill_seconds,fill_status,fill_anon_mb,vms_beside\n");
 	for (size_t i = 0; i < ds->nruns; i++) {
 		const struct ds_run *r = &ds->runs[i];
@@ -172,6 +172,7 @@ char *dataset_runs_csv(const struct dataset *ds)
 		csv_run(&sb, r);
 		sb_add(&sb, ",");
 		csv_put_str(&sb, r->disk);
+		sb_addf(&sb, ",%.2f", r->disk_scale);
 		if (isnan(r->fill_target))
 			sb_add(&sb, ",,,,");
 		else

@@ -688,7 +688,8 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 		sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", "section", "set-up", "kernel",
 			"disk", "area before the allocations", "runs ok/all", "left out");
 	for (size_t s = 0; s < ds->sections.n; s++) {
-		const char *setup = "?", *kernel = "?", *disk = "?";
+		const char *setup = "?", *kernel = "?";
+		char *disk = NULL;
 		size_t ok = 0, all = 0;
 		struct strbuf out;
 		char *fill = fill_summary(ds, ds->sections.v[s]);
@@ -701,7 +702,11 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 				continue;
 			setup = r->setup;
 			kernel = r->kernel;
-			disk = r->disk;
+			free(disk);
+			/* a scaled model shows its divisor: emmc/14.2 */
+			disk = r->disk_scale > 1.005
+				       ? xasprintf("%s/%.1f", r->disk ? r->disk : "?", r->disk_scale)
+				       : xstrdup(r->disk ? r->disk : "?");
 			all++;
 			ok += ds_run_ok(r);
 			if (!ds_run_ok(r))
@@ -715,13 +720,14 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 
 			snprintf(n, sizeof(n), "%zu/%zu", ok, all);
 			sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", ds->sections.v[s], setup,
-				kernel, disk, fill, n, out.len ? out.buf : "-");
+				kernel, disk ? disk : "?", fill, n, out.len ? out.buf : "-");
 		}
 		if (md)
 			sb_addf(md, "| %s | %s | %s | %s | %s | %zu / %zu | %s |\n", ds->sections.v[s],
-				setup, kernel, disk, fill, ok, all, out.len ? out.buf : "-");
+				setup, kernel, disk ? disk : "?", fill, ok, all, out.len ? out.buf : "-");
 		sb_free(&out);
 		free(fill);
+		free(disk);
 	}
 	for (size_t s = 0; s < ds->sections.n; s++) {
 		size_t ok = 0, all = 0;

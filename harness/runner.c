@@ -253,6 +253,11 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		json_object_object_add(m, "area", json_object_new_string(r->area));
 	json_object_object_add(m, "allocations", json_object_new_string(r->allocations));
 	json_object_object_add(m, "disk", json_object_new_string(s->disk));
+	/* disk-scale=cpu: the measured copy slow-down of this host (calibrate.c) */
+	double disk_scale = s->disk_scale > 0 ? s->disk_scale : ctx->copy_slowdown;
+
+	if (strcmp(s->disk, "host"))
+		json_object_object_add(m, "disk_scale", json_object_new_double(disk_scale));
 	if (s->baseline)
 		json_object_object_add(m, "baseline", json_object_new_string(s->baseline));
 	/* Set-ups without an area run the fill's load too (plan.c). */
@@ -293,7 +298,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		status = "setup-failed";
 		goto record;
 	}
-	char *disk_opts = disk_qemu_opts(disk_find(s->disk));
+	char *disk_opts = disk_qemu_opts(disk_find(s->disk), disk_scale);
 	struct vm_config vc = {
 		.qemu = ctx->env->qemu, .accel = ctx->accel, .mem_mib = r->mem_mib,
 		.cpus = s->cpus, .kernel = k->bzimage, .cmdline = r->cmdline,

@@ -27,6 +27,7 @@ struct run_ctx {
 	char *finaldir;
 	double kvm_probe_s;
 	long jobs;                  /* VMs at once (--jobs) */
+	double copy_slowdown;       /* host/guest page-copy rate (disk-scale=cpu); 0: unknown */
 	unsigned host_cores;
 };
 

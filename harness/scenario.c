@@ -9,7 +9,7 @@
 
 enum key_type {
 	T_STRING, T_SIZE, T_LONG, T_DURATION, T_DURATION0, T_SETUP, T_LONG_LIST, T_KERNEL,
-	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL, T_DISK,
+	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL, T_DISK, T_DISK_SCALE,
 };
 
 struct key_def {
@@ -88,6 +88,10 @@ static const struct key_def keys[] = {
 	{ "disk", K_DISK, T_DISK, OFF(disk), 0, 0,
 	  "storage model of the scratch disk: host (unthrottled), emmc, ufs or nvme (QEMU "
 	  "throttling at a datasheet's figures)" },
+	{ "disk-scale", K_DISK_SCALE, T_DISK_SCALE, OFF(disk_scale), 0, 0,
+	  "divide the disk model's speed by this number, or by 'cpu': how much slower the "
+	  "guest copies pages than the host (measured once per host; under TCG a cache hit "
+	  "slows down, a throttled disk does not)" },
 	{ "fill", K_FILL, T_LONG, OFF(fill), 0, 100,
 	  "% of the area its natural tenants fill before the first allocation and keep filled "
 	  "(CMA: movable pages; GCMA: cached pages); 0: an idle area" },
@@ -303,6 +307,22 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 		*p = xstrdup(val);
 		return 0;
 	}
+	case T_DISK_SCALE: {
+		char *end;
+		double v;
+
+		if (!strcmp(val, "cpu")) {
+			*(double *)field = 0;
+			return 0;
+		}
+		v = strtod(val, &end);
+		if (end == val || *end || !(v >= 1) || v > 1e4) {
+			*why = "is not 'cpu' or a number from 1 to 10000";
+			return -1;
+		}
+		*(double *)field = v;
+		return 0;
+	}
 	case T_BOOL:
 		if (!strcmp(val, "yes") || !strcmp(val, "1"))
 			*(bool *)field = true;
@@ -401,6 +421,7 @@ static void spec_defaults(struct run_spec *r)
 	r->build_work = 32;
 	r->parallel = true;
 	r->disk = xstrdup("host");
+	r->disk_scale = 1;
 	r->fill_timeout = 120;
 }
 

@@ -152,6 +152,7 @@ static json_object *manifest_new(const struct run_ctx *ctx, const struct selecti
 	json_object_object_add(m, "accelerator", json_object_new_string(ctx->accel));
 	json_object_object_add(m, "accelerator_reason", json_object_new_string(ctx->accel_reason));
 	json_object_object_add(m, "qemu_version", json_object_new_string(ctx->qemu_version));
+	json_object_object_add(m, "copy_slowdown", json_object_new_double(ctx->copy_slowdown));
 	json_object_object_add(m, "only", str_array(&sel->only));
 	json_object_object_add(m, "sets", str_array(&sel->sets));
 	json_object_object_add(m, "scenarios", json_object_new_array());
@@ -679,6 +680,8 @@ int submit_task(struct cmb_env *env, const char *stage, long index)
 	free(ctx.accel_reason);
 	ctx.accel_reason = xasprintf("%s (chosen on the submitting host)",
 				     jstr(man, "accelerator_reason"));
+	/* measured on the submitting host, for every task alike */
+	ctx.copy_slowdown = jnum(man, "copy_slowdown");
 	m = runner_run_one(&ctx, r, (size_t)index, sel.plan.n, NULL);
 	{
 		json_object *st;
