@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdlib.h>
 
+#include "disk.h"
 #include "scenario.h"
 
 static const struct scn_ctx ctx = { .fio_dir = TEST_DATA "/fio" };
@@ -248,6 +249,23 @@ static void test_fill_and_disk(void **state)
 	assert_int_equal(scenario_override(&s, "fill-timeout=30", &ctx, &errs), 1);
 	assert_non_null(strstr(errs.buf, "fill-timeout: "));
 	assert_int_equal(scenario_override(&s, "fill-timeout=30s", &ctx, &errs), 0);
+	assert_true(s.runs[0].disk_scale == 1);
+	assert_int_equal(scenario_override(&s, "disk-scale=cpu", &ctx, &errs), 0);
+	assert_true(s.runs[2].disk_scale == 0);
+	assert_int_equal(scenario_override(&s, "disk-scale=2.5", &ctx, &errs), 0);
+	assert_true(s.runs[1].disk_scale == 2.5);
+	assert_int_equal(scenario_override(&s, "disk-scale=0.5", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "disk-scale: '0.5' is not 'cpu' or a number"));
+	{
+		char *o = disk_qemu_opts(disk_find("emmc"), 2);
+
+		assert_non_null(strstr(o, "throttling.bps-read=125000000,"));
+		assert_non_null(strstr(o, "throttling.iops-read=5500,"));
+		free(o);
+		o = disk_qemu_opts(disk_find("host"), 2);
+		assert_string_equal(o, "");
+		free(o);
+	}
 	assert_true(s.runs[0].fill_timeout == 30);
 	/* a fill streams a file of 1.5 x memory: the scratch disk must hold it,
 	 * in every run that has an area or stands beside one (none, [plain]...) */
