@@ -5,6 +5,7 @@
  * and the directory is renamed to RESULTS/<id> when all have ended
  * (runner_finish).
  */
+#include "config.h"
 #include "runner.h"
 #include "dataset.h"
 #include "disk.h"
@@ -91,10 +92,23 @@ static void qemu_version(struct run_ctx *ctx)
 		ctx->qemu_version = xstrdup("unknown");
 }
 
+/* The harness's source as git names it (a commit, -dirty with local
+ * changes): which cmabench made a result. Without git: the package version. */
+static void source_version(struct run_ctx *ctx)
+{
+	char *argv[] = { "git", "-C", (char *)ctx->env->srcdir, "describe", "--always", "--dirty",
+			 "--abbrev=12", NULL };
+
+	ctx->source_version = cmd_first_line(argv);
+	if (!ctx->source_version)
+		ctx->source_version = xstrdup(PACKAGE_VERSION);
+}
+
 void runner_accel(struct run_ctx *ctx)
 {
 	choose_accel(ctx);
 	qemu_version(ctx);
+	source_version(ctx);
 }
 
 /* With stamp: "20261203-142501" (run ids); without: ISO 8601. */
@@ -278,6 +292,10 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	}
 	json_object_object_add(m, "cmdline", json_object_new_string(r->cmdline));
 	json_object_object_add(m, "qemu_version", json_object_new_string(ctx->qemu_version));
+	json_object_object_add(m, "cmabench_source", json_object_new_string(
+		ctx->source_version ? ctx->source_version : "unknown"));
+	json_object_object_add(m, "root_image", json_object_new_string(
+		strrchr(ctx->image, '/') ? strrchr(ctx->image, '/') + 1 : ctx->image));
 	json_object_object_add(m, "accelerator", json_object_new_string(ctx->accel));
 	json_object_object_add(m, "accelerator_reason", json_object_new_string(ctx->accel_reason));
 	json_object_object_add(m, "date", json_object_new_string(started));
@@ -503,6 +521,7 @@ void runner_free(struct run_ctx *ctx)
 	free(ctx->image);
 	free(ctx->accel_reason);
 	free(ctx->qemu_version);
+	free(ctx->source_version);
 	free(ctx->results_root);
 	free(ctx->run_id);
 	free(ctx->tmpdir);

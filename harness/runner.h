@@ -21,6 +21,7 @@ struct run_ctx {
 	const char *accel;
 	char *accel_reason;
 	char *qemu_version;
+	char *source_version;       /* git describe of the harness's source */
 	char *results_root;
 	char *run_id;
 	char *tmpdir;
