@@ -33,6 +33,8 @@ struct ds_run {
 	/* fill.csv: the area brought to a target occupancy before the allocations */
 	double fill_target, fill_reached, fill_seconds;  /* NAN without a fill */
 	double fill_anon_mb;       /* anonymous memory the filler held when done; NAN: unknown */
+	/* after the fill: how long it was kept, MiB read to keep it, seconds reading; NAN: unknown */
+	double keep_seconds, keep_read_mb, keep_reading_seconds;
 	char *fill_status;          /* "filled", "not-filled", or NULL without a fill */
 	bool fill_planned;          /* metadata: fill_target_pct > 0 */
 	char *disk;                 /* storage model of the scratch disk, "?" unknown */

@@ -148,6 +148,25 @@ void dataset_derive_bursts(struct dataset *ds)
 		ds_derive_bursts(ds, i);
 }
 
+/* fill-keeper.csv (newer runs): what keeping the area full cost after the fill. */
+static void read_keeper(struct dataset *ds, struct ds_run *r)
+{
+	static const char *const cols[] = { "keep_seconds", "read_mb", "reading_seconds" };
+	struct csv c;
+	int col[3];
+	bool missing;
+
+	r->keep_seconds = r->keep_read_mb = r->keep_reading_seconds = NAN;
+	if (!ds_open_csv(&c, ds, r, "fill-keeper.csv", cols, 3, col, &missing))
+		return;
+	if (!csv_next(&c) || !csv_double(&c, col[0], &r->keep_seconds) ||
+	    !csv_double(&c, col[1], &r->keep_read_mb) ||
+	    !csv_double(&c, col[2], &r->keep_reading_seconds))
+		ds_problem(r, "fill-keeper.csv", "line %zu: not keep_seconds,read_mb,reading_seconds",
+			   c.lineno);
+	csv_close(&c);
+}
+
 /* fill.csv: area,target_pct,reached_pct,seconds,status[,anon_mb] (area-fill in the guest). */
 void ds_read_fill(struct dataset *ds, size_t ri)
 {
@@ -177,4 +196,5 @@ void ds_read_fill(struct dataset *ds, size_t ri)
 			r->fill_anon_mb = NAN;
 	}
 	csv_close(&c);
+	read_keeper(ds, r);
 }

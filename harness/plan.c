@@ -79,8 +79,9 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 		sb_addf(&sb, "warmup %.0f\n", s->warmup < 1 ? 1 : s->warmup);
 	/* The area filled with its tenants before anything is measured. */
 	if (fill)
-		sb_addf(&sb, "fill %ld %.0f %llu\n", s->fill, s->fill_timeout,
-			(unsigned long long)(s->memory >> 20) * 3 / 2);
+		sb_addf(&sb, "fill %ld %.0f %llu %s\n", s->fill, s->fill_timeout,
+			(unsigned long long)(s->memory >> 20) * 3 / 2,
+			s->fill_paced ? "paced" : "stream");
 	for (size_t i = 0; fill && i < s->bg.n; i++)
 		if (s->bg.v[i].w->replaces_alloc)
 			s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);

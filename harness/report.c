@@ -634,7 +634,7 @@ static void mixed_parallelism(const struct dataset *ds, struct strbuf *txt, stru
  */
 static char *fill_summary(const struct dataset *ds, const char *section)
 {
-	struct dvec reached = { 0 }, secs = { 0 }, anon = { 0 };
+	struct dvec reached = { 0 }, secs = { 0 }, anon = { 0 }, kread = { 0 }, kbusy = { 0 };
 	size_t filled = 0, planned = 0, loads = 0;
 	double target = NAN;
 	char *s;
@@ -654,6 +654,10 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 		dv_add(&secs, r->fill_seconds);
 		if (!isnan(r->fill_anon_mb))
 			dv_add(&anon, r->fill_anon_mb);
+		if (!isnan(r->keep_read_mb) && r->keep_seconds > 0) {
+			dv_add(&kread, r->keep_read_mb);
+			dv_add(&kbusy, 100 * r->keep_reading_seconds / r->keep_seconds);
+		}
 	}
 	if (!planned)
 		s = xstrdup("idle (no fill)");
@@ -672,9 +676,19 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 		free(s);
 		s = t;
 	}
+	/* The keeper's load beside the measured work. */
+	if (kread.n) {
+		char *t = xasprintf("%s; kept by reading %.0f MiB, reading %.0f%% of the time", s,
+				    dv_median(&kread), dv_median(&kbusy));
+
+		free(s);
+		s = t;
+	}
 	dv_free(&reached);
 	dv_free(&secs);
 	dv_free(&anon);
+	dv_free(&kread);
+	dv_free(&kbusy);
 	return s;
 }
 

@@ -9,7 +9,7 @@
 
 enum key_type {
 	T_STRING, T_SIZE, T_LONG, T_DURATION, T_DURATION0, T_SETUP, T_LONG_LIST, T_KERNEL,
-	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL, T_DISK, T_DISK_SCALE,
+	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL, T_DISK, T_DISK_SCALE, T_KEEP,
 };
 
 struct key_def {
@@ -97,6 +97,10 @@ static const struct key_def keys[] = {
 	  "(CMA: movable pages; GCMA: cached pages); 0: an idle area" },
 	{ "fill-timeout", K_FILL_TIMEOUT, T_DURATION, OFF(fill_timeout), 0, 0,
 	  "how long the fill may take; a run that does not reach its fill is marked not-filled" },
+	{ "fill-keep", K_FILL_KEEP, T_KEEP, OFF(fill_paced), 0, 0,
+	  "how the filled area is kept full: stream (its readers read on, the cache stays in "
+	  "use) or paced (they read only while the area is short: a quiet guest, for a job's "
+	  "CPU time)" },
 	{ "baseline", K_BASELINE, T_STRING, OFF(baseline), 0, 0,
 	  "the section the report compares the others with (default: the first section that "
 	  "allocated, else the first)" },
@@ -323,6 +327,13 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 		*(double *)field = v;
 		return 0;
 	}
+	case T_KEEP:
+		if (strcmp(val, "stream") && strcmp(val, "paced")) {
+			*why = "is not stream or paced";
+			return -1;
+		}
+		*(bool *)field = !strcmp(val, "paced");
+		return 0;
 	case T_BOOL:
 		if (!strcmp(val, "yes") || !strcmp(val, "1"))
 			*(bool *)field = true;

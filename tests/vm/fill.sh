@@ -4,7 +4,8 @@
 # allocation row carries the occupancy it met, the filler is still running
 # when the backgrounds stop, cleancache's stores and hits move, and the
 # guest never meets the OOM killer; a set-up without an area runs the
-# fill's readers beside its job too (fill.csv says load). Prints TAP.
+# fill's readers beside its job too (fill.csv says load); a paced keeper
+# (fill-keep=paced) reads only while its area is short. Prints TAP.
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
@@ -33,6 +34,10 @@ setup=gcma
 
 [none]
 setup=none
+
+[gcma-paced]
+setup=gcma
+fill-keep=paced
 SCN
 "$CMABENCH" run --results "$res" "$res/fill.scn"
 rc=$?
@@ -52,6 +57,9 @@ for r in cma-r1 gcma-r1; do
 	rows=$(awk -F, 'NR > 1 && $11 != ""' "$run/alloc.csv" 2>/dev/null | wc -l)
 	check "$r: every allocation row carries an occupancy ($rows of 4)" [ "$rows" -eq 4 ]
 	check "$r: the filler ran until the backgrounds stopped" grep -q '^fill,[0-9]*,ran,' "$run/backgrounds.csv"
+	busy=$(awk -F, 'NR == 2 && $1 > 0 { printf "%.0f", 100 * $3 / $1 }' "$run/fill-keeper.csv" 2>/dev/null)
+	check "$r: the streaming keeper read on after the fill (reading ${busy:-?}% of the time)" \
+		awk -v b="${busy:-0}" 'BEGIN { exit !(b >= 90) }'
 	check "$r: samples carry the area's tenants" grep -q ',area,tenants,' "$run/samples.csv"
 	check "$r: no OOM killer" sh -c "! grep -q 'invoked oom-killer' '$run/console.log'"
 done
@@ -59,6 +67,13 @@ nr="$dir/runs/none-r1"
 st=$(awk -F, 'NR == 2 { print $1 "," $5 }' "$nr/fill.csv" 2>/dev/null)
 check "none: the fill's load ran without an area (fill.csv: ${st:-missing})" [ "$st" = none,load ]
 check "none: its load ran until the backgrounds stopped" grep -q '^fill,[0-9]*,ran,' "$nr/backgrounds.csv"
+kept=$(awk -F, 'NR == 2 { print $2 }' "$nr/fill-keeper.csv" 2>/dev/null)
+check "none: its readers read on beside the job, as the others' (${kept:-?} MiB)" [ "${kept:-0}" -gt 0 ]
+pr="$dir/runs/gcma-paced-r1"
+busy=$(awk -F, 'NR == 2 && $1 > 0 { printf "%.0f", 100 * $3 / $1 }' "$pr/fill-keeper.csv" 2>/dev/null)
+check "gcma-paced: the area was filled" grep -q ',filled,' "$pr/fill.csv"
+check "gcma-paced: its keeper read only while the area was short (reading ${busy:-?}% of the time)" \
+	awk -v b="${busy:-100}" 'BEGIN { exit !(b < 50) }'
 check "none: no allocation was made" sh -c "! [ -s '$nr/alloc.csv' ] || [ \$(wc -l < '$nr/alloc.csv') -le 1 ]"
 g="$dir/runs/gcma-r1/snapshots"
 s0=$(val "$g/before/cleancache/stores"); s1=$(val "$g/after/cleancache/stores")
