@@ -24,6 +24,7 @@ static const struct { const char *rel; const char *guest; bool built; } own_file
 	{ "workloads/guest/build-sim", "/usr/bin/build-sim", true },
 	{ "workloads/guest/cma-alloc", "/usr/bin/cma-alloc", true },
 	{ "workloads/guest/pin-io", "/usr/bin/pin-io", true },
+	{ "workloads/guest/stale-read", "/usr/bin/stale-read", true },
 	{ "workloads/guest/init", "/sbin/init", false },
 };
 
