@@ -297,8 +297,17 @@ static int configure_kernel(const struct cmb_env *env, const struct kvariant *v,
 	rc = step(name, argv.v, linux_dir, log);
 	for (int i = 0; !rc && v->fragments[i]; i++) {
 		char *frag = fragment_path(env, v->fragments[i]);
+		struct strlist later = { 0 };
 
-		bad += kconfig_check(frag, dotconfig, &errs);
+		/* a later fragment's value wins (e.g. debug.config's DEBUG_KERNEL) */
+		for (int j = i + 1; v->fragments[j]; j++) {
+			char *l = fragment_path(env, v->fragments[j]);
+
+			sl_add(&later, l);
+			free(l);
+		}
+		bad += kconfig_check(frag, (const char *const *)later.v, dotconfig, &errs);
+		sl_free(&later);
 		free(frag);
 	}
 	if (bad) {

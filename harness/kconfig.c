@@ -43,7 +43,29 @@ static const char *lookup(const char *config, size_t clen, const char *sym)
 	return NULL;
 }
 
-int kconfig_check(const char *fragment, const char *dotconfig, struct strbuf *errs)
+/* Whether a later fragment sets sym too (its value is the one that counts). */
+static int set_later(const char *const *later, const char *sym)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int found = 0;
+
+	for (; later && *later && !found; later++) {
+		FILE *f = fopen(*later, "r");
+		char *s, *v;
+
+		if (!f)
+			continue;
+		while (!found && getline(&line, &cap, f) >= 0)
+			found = parse_line(line, &s, &v) && !strcmp(s, sym);
+		fclose(f);
+	}
+	free(line);
+	return found;
+}
+
+int kconfig_check(const char *fragment, const char *const *later, const char *dotconfig,
+		  struct strbuf *errs)
 {
 	size_t clen;
 	char *config = read_file(dotconfig, &clen);
@@ -74,7 +96,7 @@ int kconfig_check(const char *fragment, const char *dotconfig, struct strbuf *er
 		const char *got;
 
 		lineno++;
-		if (!parse_line(line, &sym, &want))
+		if (!parse_line(line, &sym, &want) || set_later(later, sym))
 			continue;
 		got = lookup(config, clen, sym);
 		if (!strcmp(want, "n") ? got == NULL || !strcmp(got, "n") : got && !strcmp(got, want))

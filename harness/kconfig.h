@@ -8,7 +8,12 @@
 
 #include "util.h"
 
-/* Appends "fragment:line: CONFIG_X: wanted V, got W" lines; returns their count. */
-int kconfig_check(const char *fragment, const char *dotconfig, struct strbuf *errs);
+/*
+ * Appends "fragment:line: CONFIG_X: wanted V, got W" lines; returns their
+ * count. A symbol that a fragment of later (NULL-terminated, may be NULL)
+ * sets too is left to that fragment: merge_config.sh lets the last one win.
+ */
+int kconfig_check(const char *fragment, const char *const *later, const char *dotconfig,
+		  struct strbuf *errs);
 
 #endif

@@ -16,6 +16,13 @@ const struct kvariant kvariants[] = {
 		.fragments = { "base.config", "gcma.config" },
 		.has_gcma = true,
 	},
+	{
+		.name = "gcma-debug",
+		.help = "the gcma kernel with KASAN, lockdep and DEBUG_VM (functional runs, not measured)",
+		.patched = true,
+		.fragments = { "base.config", "gcma.config", "debug.config" },
+		.has_gcma = true,
+	},
 };
 
 const unsigned int kvariants_count = ARRAY_SIZE(kvariants);

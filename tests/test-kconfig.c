@@ -27,7 +27,7 @@ static void test_all_kept(void **state)
 	char *conf = put("a.dotconfig", "#\n# head\n#\nCONFIG_CMA=y\n\nCONFIG_CMA_AREAS=8\n# CONFIG_SWAP is not set\n");
 
 	(void)state;
-	assert_int_equal(kconfig_check(frag, conf, &errs), 0);
+	assert_int_equal(kconfig_check(frag, NULL, conf, &errs), 0);
 	sb_free(&errs);
 	free(frag);
 	free(conf);
@@ -43,7 +43,7 @@ static void test_lost_values(void **state)
 	char *want3 = xasprintf("%s:4: CONFIG_SWAP: wanted not set, got y", frag);
 
 	(void)state;
-	assert_int_equal(kconfig_check(frag, conf, &errs), 3);
+	assert_int_equal(kconfig_check(frag, NULL, conf, &errs), 3);
 	assert_non_null(strstr(errs.buf, want1));
 	assert_non_null(strstr(errs.buf, want2));
 	assert_non_null(strstr(errs.buf, want3));
@@ -55,6 +55,27 @@ static void test_lost_values(void **state)
 	free(want3);
 }
 
+/* A value a later fragment overrides is that fragment's to check. */
+static void test_later_fragment_wins(void **state)
+{
+	struct strbuf errs = { 0 };
+	char *frag = put("d.config", "# CONFIG_DEBUG_KERNEL is not set\nCONFIG_CMA=y\n");
+	char *dbg = put("d-debug.config", "CONFIG_DEBUG_KERNEL=y\n");
+	char *conf = put("d.dotconfig", "CONFIG_DEBUG_KERNEL=y\n");
+	const char *later[] = { dbg, NULL };
+
+	(void)state;
+	assert_int_equal(kconfig_check(frag, later, conf, &errs), 1);
+	assert_null(strstr(errs.buf, "DEBUG_KERNEL"));
+	assert_non_null(strstr(errs.buf, "CONFIG_CMA"));
+	assert_int_equal(kconfig_check(dbg, NULL, conf, &errs), 0);
+	assert_int_equal(kconfig_check(frag, NULL, conf, &errs), 2);
+	sb_free(&errs);
+	free(frag);
+	free(dbg);
+	free(conf);
+}
+
 static void test_prefix_is_not_a_match(void **state)
 {
 	struct strbuf errs = { 0 };
@@ -62,7 +83,7 @@ static void test_prefix_is_not_a_match(void **state)
 	char *conf = put("c.dotconfig", "CONFIG_CMA_AREAS=8\n");
 
 	(void)state;
-	assert_int_equal(kconfig_check(frag, conf, &errs), 1);
+	assert_int_equal(kconfig_check(frag, NULL, conf, &errs), 1);
 	sb_free(&errs);
 	free(frag);
 	free(conf);
@@ -85,6 +106,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_kept),
 		cmocka_unit_test(test_lost_values),
+		cmocka_unit_test(test_later_fragment_wins),
 		cmocka_unit_test(test_prefix_is_not_a_match),
 	};
 

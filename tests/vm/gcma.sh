@@ -30,6 +30,7 @@ while read -r word rest; do
 	fi
 done < "$res/kunit"
 check "KUnit suite cleancache passed" grep -qE '\] *ok [0-9]+ cleancache' "$con"
+check "KUnit suite gcma passed" grep -qE '\] *ok [0-9]+ gcma' "$con"
 
 s0=$(val "$run/cleancache-start/stores"); s1=$(val "$run/cleancache-after-reads/stores")
 h0=$(val "$run/cleancache-after-reads/hits"); h1=$(val "$run/cleancache-after-rereads/hits")
@@ -62,6 +63,16 @@ for m in overwrite truncate delete; do
 	check "after $m, the file reads back its new bytes only (fio pattern check)" \
 		sh -c "echo '$line' | grep -q ' rc=0 '"
 done
+# A direct write drops the cached copy of its range only (the first series
+# dropped the whole file's), and its bytes read back.
+dio=$(cat "$run/dio.txt" 2>/dev/null)
+echo "# O_DIRECT 4 KiB write: $dio"
+d0=$(echo "$dio" | sed -n 's/.*before=\([0-9]*\).*/\1/p')
+d1=$(echo "$dio" | sed -n 's/.*after=\([0-9]*\).*/\1/p')
+check "a 4 KiB O_DIRECT write leaves the file's other pages in cleancache (cached_pages ${d0:-?} -> ${d1:-?})" \
+	sh -c "[ ${d0:-0} -gt 1000 ] && [ $((${d1:-0} * 2)) -gt ${d0:-0} ]"
+check "the O_DIRECT-written block reads back its new bytes" \
+	sh -c "echo '$dio' | grep -q ' rc=0 readback=0'"
 held=$(val "$run/cleancache-mutate-start/cached_pages")
 check "cleancache held over 1000 pages of the file when it was mutated ($held)" [ "$held" -gt 1000 ]
 

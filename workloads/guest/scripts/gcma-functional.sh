@@ -10,7 +10,9 @@
 #  2. with the page cache hot and a re-read loop running, allocate the whole
 #     gcma area ten times, then the whole cma area (same boot) ten times;
 #  3. verify the file with fio: cleancache must never return stale data;
-#  4. the file, whose pages cleancache now holds, is overwritten, truncated
+#  4. a 4 KiB O_DIRECT write into the file, whose pages cleancache now
+#     holds, must drop the copy of that block only; then the file is
+#     overwritten, truncated
 #     and rewritten, deleted and created again, each time with a new byte
 #     pattern; being larger than RAM, it is read back partly from disk or
 #     cleancache, and fio's pattern check must find the new bytes only (a
@@ -89,6 +91,17 @@ mutated() { # name pattern: F was just changed; check it (larger than RAM)
 # The full-area allocations took the cache's pages back: fill it again.
 two_readers
 counters mutate-start
+# A 4 KiB O_DIRECT write drops cleancache's copy of its own block, not the
+# whole file's (cached_pages before and after in dio.txt), and a buffered
+# read of the block then returns the new bytes.
+c0=$(cat "$CC/cached_pages")
+fio --eta=never --name=dio --filename=$F --rw=write --bs=4k --size=4k --offset=1M \
+	--direct=1 --buffer_pattern=0xe5 --output-format=json --output="$R/fio-dio.json"
+rc_d=$?
+c1=$(cat "$CC/cached_pages")
+head -c 4096 /dev/zero | tr '\0' '\345' > /tmp/e5
+dd if=$F bs=4096 skip=256 count=1 2>/dev/null | cmp -s - /tmp/e5
+echo "before=$c0 after=$c1 rc=$rc_d readback=$?" > "$R/dio.txt"
 pattern write 0xb2
 mutated overwrite 0xb2
 truncate -s 0 $F
