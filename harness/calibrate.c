@@ -42,7 +42,6 @@ static double guest_rate(const struct run_ctx *ctx, const char *kernel)
 	struct csv c;
 	double rate = -1;
 
-	mkdir_p(ctx->env->cache_dir);
 	{
 		char *tmp = env_cache(ctx->env, "tmp");
 

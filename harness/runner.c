@@ -227,6 +227,17 @@ void runner_write_meta(const char *dir, json_object *m)
 	free(meta);
 }
 
+/* The one-line status file beside metadata.json (what the data set reads first). */
+void runner_write_status(const char *dir, const char *status)
+{
+	char *st = path_join(dir, "status");
+	char *line = xasprintf("%s\n", status);
+
+	write_file(st, line, strlen(line));
+	free(st);
+	free(line);
+}
+
 /* cores: the host cores the run is pinned to, NULL when not pinned. */
 json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx, size_t total,
 			    const char *cores)
@@ -376,14 +387,7 @@ record:
 	/* Sequential: nothing ran beside it (the pool corrects this when it did). */
 	json_object_object_add(m, "vms_beside", json_object_new_int(0));
 	runner_write_meta(dir, m);
-	{
-		char *st = path_join(dir, "status");
-		char *line = xasprintf("%s\n", status);
-
-		write_file(st, line, strlen(line));
-		free(st);
-		free(line);
-	}
+	runner_write_status(dir, status);
 	if (scratch) {
 		unlink(scratch);
 		free(scratch);

@@ -46,6 +46,7 @@ json_object *host_info(void);
 json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx, size_t total,
 			    const char *cores);
 void runner_write_meta(const char *dir, json_object *m);
+void runner_write_status(const char *dir, const char *status);
 /* ctx->run_id and a new ctx->tmpdir for scenario scn, with a copy of its file. */
 int runner_stage(struct run_ctx *ctx, const struct scenario *scn, const char *stamp);
 /* The scenario's top-level metadata, before its runs are added. */

@@ -454,14 +454,7 @@ static json_object *collect_run(const char *tmpdir, const struct run *r, const c
 		json_object_object_add(m, "status", json_object_new_string(st));
 		json_object_object_add(m, "problem", json_object_new_string(
 			"the Slurm task ended without recording the run (see slurm.log)"));
-		{
-			char *line = xasprintf("%s\n", st);
-			char *sp = path_join(dir, "status");
-
-			write_file(sp, line, strlen(line));
-			free(sp);
-			free(line);
-		}
+		runner_write_status(dir, st);
 		free(st);
 	}
 	json_object_object_add(m, "executor", json_object_new_string("slurm"));

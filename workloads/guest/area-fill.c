@@ -213,10 +213,14 @@ int main(int argc, char **argv)
 
 		while (!stop) {
 			double occ = 0;
+			bool have = true;
+
 			/* none: the share of memory the readers have been through */
-			bool have = none ? (occ = 100.0 * (double)bytes_read / 1024 /
-						  (double)area_meminfo_kb("MemTotal"), true)
-					 : !area_read(area, 0, &s) && (occ = area_occupancy(&s), true);
+			if (none)
+				occ = 100.0 * (double)bytes_read / 1024 /
+				      (double)area_meminfo_kb("MemTotal");
+			else if ((have = !area_read(area, 0, &s)))
+				occ = area_occupancy(&s);
 
 			if (!none && strcmp(area, "gcma"))
 				cma_step(area, target);
