@@ -7,6 +7,7 @@
 #include "builtin.h"
 #include "dataset.h"
 #include "disk.h"
+#include "dtb.h"
 #include "history.h"
 #include "image.h"
 #include "jobs.h"
@@ -24,14 +25,19 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Kernels are indexed by arch and variant: KIDX(arch index, variant index). */
+#define MAX_KERNELS 16
+#define KIDX(a, v) ((a) * kvariants_count + (v))
+
 struct run_ctx {
 	const struct cmb_env *env;
-	struct kernel kernels[8];
-	int kernel_ok[8];
-	char *image;
-	const char *accel;
+	struct kernel kernels[MAX_KERNELS];
+	int kernel_ok[MAX_KERNELS];
+	char *images[4];            /* root image of each arch the plan uses */
+	const char *accel;          /* for guests of the host's arch; others run under TCG */
 	char *accel_reason;
-	char *qemu_version;
+	char *qemu_version;         /* of the first arch the plan uses (top-level metadata) */
+	char *qemu_versions[4];     /* by arch */
 	char *results_root;
 	char *run_id;
 	char *tmpdir;
@@ -41,44 +47,105 @@ struct run_ctx {
 	unsigned host_cores;
 };
 
-static struct kernel *kernel_for(struct run_ctx *ctx, const char *variant, int *ok)
+static struct kernel *kernel_for(struct run_ctx *ctx, const struct run_spec *s, int *ok)
 {
 	for (unsigned int i = 0; i < kvariants_count; i++)
-		if (!strcmp(kvariants[i].name, variant)) {
-			*ok = ctx->kernel_ok[i];
-			return &ctx->kernels[i];
+		if (!strcmp(kvariants[i].name, s->kernel)) {
+			unsigned int k = KIDX(arch_index(s->arch), i);
+
+			*ok = ctx->kernel_ok[k];
+			return &ctx->kernels[k];
 		}
 	*ok = 0;
 	return NULL;
+}
+
+static bool plan_uses_arch(const struct plan *plan, const struct cmb_arch *a)
+{
+	for (size_t r = 0; r < plan->n; r++)
+		if (plan->runs[r].spec->arch == a)
+			return true;
+	return false;
+}
+
+/* Every arch of the plan has its tools, or nothing starts. */
+static int check_arches(const struct run_ctx *ctx, const struct plan *plan)
+{
+	int bad = 0;
+
+	for (unsigned int a = 0; a < cmb_arches_count; a++) {
+		char *missing;
+
+		if (!plan_uses_arch(plan, &cmb_arches[a]))
+			continue;
+		missing = arch_missing(ctx->env, &cmb_arches[a]);
+		if (missing) {
+			err_msg("arch=%s needs what is missing here:\n%s"
+				"install it with: scripts/install-deps --%s, then ./configure && make",
+				cmb_arches[a].name, missing, cmb_arches[a].name);
+			free(missing);
+			bad++;
+		}
+	}
+	return bad ? -1 : 0;
 }
 
 static int build_kernels(struct run_ctx *ctx, const struct plan *plan)
 {
 	int built = 0;
 
-	for (unsigned int i = 0; i < kvariants_count; i++) {
-		bool needed = false;
+	for (unsigned int a = 0; a < cmb_arches_count; a++)
+		for (unsigned int i = 0; i < kvariants_count; i++) {
+			bool needed = false;
+			unsigned int k = KIDX(a, i);
 
-		for (size_t r = 0; r < plan->n; r++)
-			needed |= !strcmp(plan->runs[r].spec->kernel, kvariants[i].name);
-		if (!needed)
-			continue;
-		ctx->kernel_ok[i] = kbuild_get(ctx->env, &kvariants[i], &ctx->kernels[i]) == 0;
-		built += ctx->kernel_ok[i];
-		if (interrupted())
-			return -1;
-	}
+			for (size_t r = 0; r < plan->n; r++)
+				needed |= plan->runs[r].spec->arch == &cmb_arches[a] &&
+					  !strcmp(plan->runs[r].spec->kernel, kvariants[i].name);
+			if (!needed)
+				continue;
+			ctx->kernel_ok[k] = kbuild_get_arch(ctx->env, &cmb_arches[a], &kvariants[i],
+							    &ctx->kernels[k]) == 0;
+			built += ctx->kernel_ok[k];
+			if (interrupted())
+				return -1;
+		}
 	return built ? 0 : -1;
+}
+
+/* The root image of every arch the plan uses, and its QEMU's version. */
+static int make_images(struct run_ctx *ctx, const struct plan *plan)
+{
+	for (unsigned int a = 0; a < cmb_arches_count; a++) {
+		const struct cmb_arch *arch = &cmb_arches[a];
+		char *qv[] = { (char *)arch_qemu(ctx->env, arch), "--version", NULL };
+
+		if (!plan_uses_arch(plan, arch))
+			continue;
+		ctx->images[a] = image_get_arch(ctx->env, arch);
+		if (!ctx->images[a] || interrupted())
+			return -1;
+		ctx->qemu_versions[a] = cmd_first_line(qv);
+		if (!ctx->qemu_versions[a])
+			ctx->qemu_versions[a] = xstrdup("unknown");
+		if (!ctx->qemu_version)
+			ctx->qemu_version = xstrdup(ctx->qemu_versions[a]);
+	}
+	return 0;
 }
 
 static void choose_accel(struct run_ctx *ctx)
 {
 	const char *pref = ctx->env->accel;
 	const char *kernel = NULL;
+	const struct cmb_arch *native = NULL;
 
-	for (unsigned int i = 0; i < kvariants_count && !kernel; i++)
-		if (ctx->kernel_ok[i])
-			kernel = ctx->kernels[i].bzimage;
+	/* KVM runs guests of the host's own architecture only: probe with one. */
+	for (unsigned int k = 0; k < MAX_KERNELS && !kernel; k++)
+		if (ctx->kernel_ok[k] && arch_native(ctx->kernels[k].arch)) {
+			kernel = ctx->kernels[k].bzimage;
+			native = ctx->kernels[k].arch;
+		}
 	if (!strcmp(pref, "tcg") || !strcmp(pref, "kvm")) {
 		ctx->accel = pref;
 		ctx->accel_reason = xasprintf("chosen with --accel=%s", pref);
@@ -89,8 +156,13 @@ static void choose_accel(struct run_ctx *ctx)
 		ctx->accel_reason = xstrdup("no usable /dev/kvm");
 		return;
 	}
+	if (!kernel) {
+		ctx->accel = "tcg";
+		ctx->accel_reason = xstrdup("no guest of the host's architecture to run under KVM");
+		return;
+	}
 	printf("[accel] probing KVM (at most %.0f s)\n", ctx->kvm_probe_s);
-	if (kernel && vm_probe_kvm(ctx->env->qemu, kernel, ctx->kvm_probe_s)) {
+	if (vm_probe_kvm(arch_qemu(ctx->env, native), native, kernel, ctx->kvm_probe_s)) {
 		ctx->accel = "kvm";
 		ctx->accel_reason = xstrdup("KVM probe booted a kernel");
 	} else {
@@ -233,8 +305,15 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	const char *status;
 	char *scratch = NULL;
 	int kok;
-	struct kernel *k = kernel_for(ctx, s->kernel, &kok);
+	struct kernel *k = kernel_for(ctx, s, &kok);
 	double estimate = history_get(ctx->env, hkey);
+	const struct cmb_arch *arch = s->arch;
+	unsigned int ai = arch_index(arch);
+	/* KVM runs the host's own architecture only; another one is emulated. */
+	const char *accel = arch_native(arch) ? ctx->accel : "tcg";
+	char *accel_reason = arch_native(arch) ? xstrdup(ctx->accel_reason)
+		: xasprintf("an %s guest on a host of another architecture: TCG", arch->name);
+	char *dtb = NULL, *dtb_dir = NULL;
 
 	if (estimate <= 0)
 		estimate = 20 + s->fio_runtime + (s->fio ? s->fio_size / (40.0 * (1 << 20)) : 0);
@@ -245,6 +324,7 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	if (s->description)
 		json_object_object_add(m, "description", json_object_new_string(s->description));
 	json_object_object_add(m, "kernel_variant", json_object_new_string(s->kernel));
+	json_object_object_add(m, "arch", json_object_new_string(arch->name));
 	if (kok) {
 		json_object_object_add(m, "kernel_version", json_object_new_string(k->version));
 		json_object_object_add(m, "kernel_build_key", json_object_new_string(k->key));
@@ -274,9 +354,9 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		json_object_object_add(m, "backgrounds", bg);
 	}
 	json_object_object_add(m, "cmdline", json_object_new_string(r->cmdline));
-	json_object_object_add(m, "qemu_version", json_object_new_string(ctx->qemu_version));
-	json_object_object_add(m, "accelerator", json_object_new_string(ctx->accel));
-	json_object_object_add(m, "accelerator_reason", json_object_new_string(ctx->accel_reason));
+	json_object_object_add(m, "qemu_version", json_object_new_string(ctx->qemu_versions[ai]));
+	json_object_object_add(m, "accelerator", json_object_new_string(accel));
+	json_object_object_add(m, "accelerator_reason", json_object_new_string(accel_reason));
 	json_object_object_add(m, "date", json_object_new_string(started));
 	json_object_object_add(m, "host", host_info());
 	json_object_object_add(m, "host_load_start", host_load());
@@ -295,13 +375,30 @@ static json_object *run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	}
 	char *disk_opts = disk_qemu_opts(disk_find(s->disk));
 	struct vm_config vc = {
-		.qemu = ctx->env->qemu, .accel = ctx->accel, .mem_mib = r->mem_mib,
+		.qemu = arch_qemu(ctx->env, arch), .accel = accel, .mem_mib = r->mem_mib,
+		.machine = arch->machine, .cpu = arch->tcg_cpu,
 		.cpus = s->cpus, .kernel = k->bzimage, .cmdline = r->cmdline,
-		.root_img = ctx->image, .scratch_img = scratch, .share_dir = dir,
+		.root_img = ctx->images[ai], .scratch_img = scratch, .share_dir = dir,
 		.console_log = console, .timeout_s = s->timeout, .label = label,
 		.scratch_opts = disk_opts,
 		.estimate_s = estimate,
 	};
+	if (arch->device_tree) {
+		/* QEMU's tree for this very machine plus the set-up's reserved-memory node. */
+		struct strbuf errs = { 0 };
+
+		dtb_dir = xasprintf("%s.dtb.d", scratch);
+		if (dtb_make(ctx->env, &vc, s->setup, s->area, dtb_dir, &dtb, &errs)) {
+			err_msg("%s/%s: %s", r->scn->name, r->name, errs.buf);
+			sb_free(&errs);
+			free(disk_opts);
+			status = "setup-failed";
+			goto record;
+		}
+		sb_free(&errs);
+		vc.dtb = dtb;
+		json_object_object_add(m, "devicetree", json_object_new_string(DTB_SOURCE_NAME));
+	}
 	vm_argv(&vc, &qargv);
 	{
 		json_object *a = json_object_new_array();
@@ -364,6 +461,12 @@ record:
 		unlink(scratch);
 		free(scratch);
 	}
+	if (dtb_dir) {
+		rm_rf(dtb_dir);
+		free(dtb_dir);
+	}
+	free(dtb);
+	free(accel_reason);
 	sl_free(&qargv);
 	free(dir);
 	free(console);
@@ -692,19 +795,11 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	plan_print(stdout, &selp->plan);
 
 	rc = 1;
-	if (build_kernels(&ctx, &selp->plan))
+	if (check_arches(&ctx, &selp->plan) || build_kernels(&ctx, &selp->plan))
 		goto out;
-	ctx.image = image_get(env);
-	if (!ctx.image || interrupted())
+	if (make_images(&ctx, &selp->plan))
 		goto out;
 	choose_accel(&ctx);
-	{
-		char *qv[] = { (char *)env->qemu, "--version", NULL };
-
-		ctx.qemu_version = cmd_first_line(qv);
-		if (!ctx.qemu_version)
-			ctx.qemu_version = xstrdup("unknown");
-	}
 
 	ctx.results_root = o.results ? abs_path(o.results) : env_src(env, "results");
 	stamp = utc_now(true);
@@ -736,9 +831,12 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 out:
 	sb_free(&summary);
 	free(stamp);
-	for (unsigned int i = 0; i < kvariants_count; i++)
+	for (unsigned int i = 0; i < MAX_KERNELS; i++)
 		kernel_free(&ctx.kernels[i]);
-	free(ctx.image);
+	for (unsigned int a = 0; a < ARRAY_SIZE(ctx.images); a++) {
+		free(ctx.images[a]);
+		free(ctx.qemu_versions[a]);
+	}
 	free(ctx.accel_reason);
 	free(ctx.qemu_version);
 	free(ctx.results_root);
