@@ -29,6 +29,8 @@ int cmd_plan(int argc, char **argv, struct cmb_env *env);
 int cmd_report(int argc, char **argv, struct cmb_env *env);
 int cmd_reproduce(int argc, char **argv, struct cmb_env *env);
 int cmd_run(int argc, char **argv, struct cmb_env *env);
+int cmd_task(int argc, char **argv, struct cmb_env *env);
+int cmd_wait(int argc, char **argv, struct cmb_env *env);
 int cmd_help(int argc, char **argv, struct cmb_env *env);
 
 /*
@@ -39,6 +41,6 @@ int cmd_help(int argc, char **argv, struct cmb_env *env);
 int report_results(const char *dir, const char *baseline, bool quiet, struct strbuf *summary);
 
 extern const struct cmd_usage build_usage, compare_usage, help_usage, image_usage, plan_usage,
-	report_usage, reproduce_usage, run_usage;
+	report_usage, reproduce_usage, run_usage, task_usage, wait_usage;
 
 #endif

@@ -201,8 +201,7 @@ static void run_from_json(struct ds_run *r, json_object *m)
 	set_str(&r->accel, ds_jstr(m, "accelerator"));
 	set_str(&r->area, ds_jstr(m, "area"));
 	set_str(&r->allocations, ds_jstr(m, "allocations"));
-	if (ds_jstr(m, "trace_problem") && !r->trace_problem)
-		r->trace_problem = xstrdup(ds_jstr(m, "trace_problem"));
+	set_str(&r->trace_problem, ds_jstr(m, "trace_problem"));
 	set_int(&r->area_bytes, ds_jint(m, "area_bytes"));
 	set_int(&r->memory_mib, ds_jint(m, "guest_memory_mib"));
 	set_int(&r->cpus, ds_jint(m, "guest_cpus"));

@@ -69,14 +69,22 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	for (size_t i = 0; i < s->bg.n; i++)
 		if (s->bg.v[i].w->prepare)
 			s->bg.v[i].w->prepare(&sb, s, s->bg.v[i].arg, &wa);
+	/* A background that allocates is measured: with a fill it starts once
+	 * the area is full, not before. */
+	bool fill = area && s->fill > 0;
+
 	for (size_t i = 0; i < s->bg.n; i++)
-		s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);
+		if (!fill || !s->bg.v[i].w->replaces_alloc)
+			s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);
 	if (s->bg.n && s->warmup > 0)
 		sb_addf(&sb, "warmup %.0f\n", s->warmup < 1 ? 1 : s->warmup);
 	/* The area filled with its tenants before anything is measured. */
-	if (area && s->fill > 0)
+	if (fill)
 		sb_addf(&sb, "fill %ld %.0f %llu\n", s->fill, s->fill_timeout,
 			(unsigned long long)(s->memory >> 20) * 3 / 2);
+	for (size_t i = 0; fill && i < s->bg.n; i++)
+		if (s->bg.v[i].w->replaces_alloc)
+			s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);
 	sb_add(&sb, "snapshot before\n");
 	if (s->fio)
 		sb_addf(&sb, "fio %s FIO_RUNTIME=%.0f %s\n", s->fio,

@@ -74,11 +74,10 @@ void no_results(struct strbuf *md, const char *scenario, const char *const *sect
 void describe_env(struct strbuf *md, const struct picks *ps);
 
 /*
- * What the allocators had to do in our runs, computed from their counters:
- * the area's occupancy when the measured phase began (CMA: movable pages,
- * meminfo CmaTotal - CmaFree; GCMA: cleancache cached_pages / pool_pages)
- * and, per CMA request, the pages migrated and busy retries. Appends one
- * or two sentences; nothing if no run has the counters.
+ * What the allocators had to do in our runs: the area's occupancy the first
+ * (and, for GCMA, the last) request met, as alloc.csv records it, and, per
+ * CMA request, the pages migrated and busy retries. Appends one or two
+ * sentences; nothing if no run has them.
  */
 void area_facts(struct strbuf *md, const struct picks *ps, const char *cma, const char *gcma);
 

@@ -471,8 +471,13 @@ int run_cmd(char *const argv[], const char *cwd, const char *log, tick_fn tick, 
 
 char *cmd_output(char *const argv[], int *status_out)
 {
+	return cmd_capture(argv, status_out, false);
+}
+
+char *cmd_capture(char *const argv[], int *status_out, bool with_stderr)
+{
 	int rd;
-	struct spawn_opts o = { .out_fd = -1, .pipe_rd = &rd, .quiet_err = true };
+	struct spawn_opts o = { .out_fd = -1, .pipe_rd = &rd, .quiet_err = !with_stderr };
 	pid_t pid = spawn_cmd(argv, &o);
 	struct strbuf sb;
 	char buf[8192];

@@ -84,6 +84,8 @@ typedef void (*tick_fn)(void *arg);
 int run_cmd(char *const argv[], const char *cwd, const char *log, tick_fn tick, void *arg);
 /* Runs argv and returns all of its stdout (binary-unsafe); NULL if it cannot run. */
 char *cmd_output(char *const argv[], int *status);
+/* The same, with stderr too when with_stderr (for a tool's error message). */
+char *cmd_capture(char *const argv[], int *status, bool with_stderr);
 /* Runs argv and returns its first stdout line (trimmed), or NULL. */
 char *cmd_first_line(char *const argv[]);
 

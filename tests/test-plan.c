@@ -182,6 +182,33 @@ static void test_background_names(void **state)
 	free(p);
 }
 
+/* With a fill, the allocation loop of a background starts once the area is full. */
+static void test_fill_before_alloc_loop(void **state)
+{
+	struct scenario s;
+	struct plan plan = { 0 };
+	struct strbuf errs = { 0 };
+	char *p = xasprintf("%s/scenarios/workloads.scn", TEST_DATA);
+	const char *fill, *loop;
+
+	(void)state;
+	if (scenario_load(p, &ctx, &s, &errs))
+		fail_msg("%s", errs.buf);
+	assert_int_equal(scenario_override(&s, "scratch=2G", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "fill=90", &ctx, &errs), 0);
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	fill = strstr(plan.runs[0].steps, "\nfill 90 ");
+	loop = strstr(plan.runs[0].steps, "\nbg alloc ");
+	assert_non_null(fill);
+	assert_non_null(loop);
+	assert_true(fill < loop);
+	assert_true(strstr(plan.runs[0].steps, "\nbg hog ") < fill);
+	plan_free(&plan);
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_only),
 		cmocka_unit_test(test_workload_steps),
 		cmocka_unit_test(test_background_names),
+		cmocka_unit_test(test_fill_before_alloc_loop),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
