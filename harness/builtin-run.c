@@ -5,6 +5,7 @@
  * recorded and the others go on.
  */
 #include "builtin.h"
+#include "calibrate.h"
 #include "image.h"
 #include "jobs.h"
 #include "runner.h"
@@ -252,6 +253,10 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	if (runner_images(&ctx, &selp->plan))
 		goto out;
 	runner_accel(&ctx);
+	if (calibrate_for_plan(&ctx, &selp->plan)) {
+		err_msg("run: disk-scale=cpu needs the guest's copy rate, which was not measured");
+		goto out;
+	}
 
 	ctx.results_root = o.results ? abs_path(o.results) : env_src(env, "results");
 	stamp = utc_now(true);

@@ -32,9 +32,13 @@ struct ds_run {
 	long long vms_beside;       /* most VMs that ran beside it (run --jobs), -1 unknown */
 	/* fill.csv: the area brought to a target occupancy before the allocations */
 	double fill_target, fill_reached, fill_seconds;  /* NAN without a fill */
+	double fill_anon_mb;       /* anonymous memory the filler held when done; NAN: unknown */
+	/* after the fill: how long it was kept, MiB read to keep it, seconds reading; NAN: unknown */
+	double keep_seconds, keep_read_mb, keep_reading_seconds;
 	char *fill_status;          /* "filled", "not-filled", or NULL without a fill */
 	bool fill_planned;          /* metadata: fill_target_pct > 0 */
 	char *disk;                 /* storage model of the scratch disk, "?" unknown */
+	double disk_scale;          /* its speed was divided by this (disk-scale); 1: not */
 	char *baseline;             /* metadata: the scenario's baseline section, or NULL */
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };

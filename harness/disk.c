@@ -24,14 +24,17 @@ const char *disk_names(void)
 	return "host, emmc, ufs, nvme";
 }
 
-char *disk_qemu_opts(const struct disk_profile *d)
+char *disk_qemu_opts(const struct disk_profile *d, double scale)
 {
 	struct strbuf sb;
 
 	sb_init(&sb);
+	if (scale < 1)
+		scale = 1;
 	if (d && d->read_bps > 0)
 		sb_addf(&sb, ",throttling.bps-read=%.0f,throttling.bps-write=%.0f"
 			",throttling.iops-read=%.0f,throttling.iops-write=%.0f",
-			d->read_bps, d->write_bps, d->read_iops, d->write_iops);
+			d->read_bps / scale, d->write_bps / scale, d->read_iops / scale,
+			d->write_iops / scale);
 	return sb_detach(&sb);
 }

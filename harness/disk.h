@@ -18,7 +18,8 @@ struct disk_profile {
 const struct disk_profile *disk_find(const char *name);
 /* "host, emmc, ufs, nvme" */
 const char *disk_names(void);
-/* ",throttling.bps-read=...,..." for the scratch -drive ("" for host); caller frees. */
-char *disk_qemu_opts(const struct disk_profile *d);
+/* ",throttling.bps-read=...,..." for the scratch -drive, every limit divided
+ * by scale (>= 1; disk-scale); "" for host. Caller frees. */
+char *disk_qemu_opts(const struct disk_profile *d, double scale);
 
 #endif

@@ -148,7 +148,26 @@ void dataset_derive_bursts(struct dataset *ds)
 		ds_derive_bursts(ds, i);
 }
 
-/* fill.csv: area,target_pct,reached_pct,seconds,status (area-fill in the guest). */
+/* fill-keeper.csv (newer runs): what keeping the area full cost after the fill. */
+static void read_keeper(struct dataset *ds, struct ds_run *r)
+{
+	static const char *const cols[] = { "keep_seconds", "read_mb", "reading_seconds" };
+	struct csv c;
+	int col[3];
+	bool missing;
+
+	r->keep_seconds = r->keep_read_mb = r->keep_reading_seconds = NAN;
+	if (!ds_open_csv(&c, ds, r, "fill-keeper.csv", cols, 3, col, &missing))
+		return;
+	if (!csv_next(&c) || !csv_double(&c, col[0], &r->keep_seconds) ||
+	    !csv_double(&c, col[1], &r->keep_read_mb) ||
+	    !csv_double(&c, col[2], &r->keep_reading_seconds))
+		ds_problem(r, "fill-keeper.csv", "line %zu: not keep_seconds,read_mb,reading_seconds",
+			   c.lineno);
+	csv_close(&c);
+}
+
+/* fill.csv: area,target_pct,reached_pct,seconds,status[,anon_mb] (area-fill in the guest). */
 void ds_read_fill(struct dataset *ds, size_t ri)
 {
 	static const char *const cols[] = { "target_pct", "reached_pct", "seconds", "status" };
@@ -157,7 +176,7 @@ void ds_read_fill(struct dataset *ds, size_t ri)
 	int col[4];
 	bool missing;
 
-	r->fill_target = r->fill_reached = r->fill_seconds = NAN;
+	r->fill_target = r->fill_reached = r->fill_seconds = r->fill_anon_mb = NAN;
 	if (!ds_open_csv(&c, ds, r, "fill.csv", cols, 4, col, &missing)) {
 		if (missing && r->fill_planned && ds_run_ok(r))
 			ds_problem(r, "fill.csv", "missing: the run planned a fill");
@@ -168,7 +187,14 @@ void ds_read_fill(struct dataset *ds, size_t ri)
 	    !csv_field(&c, col[3]))
 		ds_problem(r, "fill.csv", "line %zu: not target_pct,reached_pct,seconds,status",
 			   c.lineno);
-	else
+	else {
+		/* anon_mb: newer runs only */
+		int a = csv_col(&c, "anon_mb");
+
 		r->fill_status = xstrdup(csv_field(&c, col[3]));
+		if (a < 0 || !csv_double(&c, a, &r->fill_anon_mb))
+			r->fill_anon_mb = NAN;
+	}
 	csv_close(&c);
+	read_keeper(ds, r);
 }

@@ -164,20 +164,25 @@ char *dataset_runs_csv(const struct dataset *ds)
 	struct strbuf sb;
 
 	sb_init(&sb);
-	sb_add(&sb, "run,section,rep,setup,kernel,status,disk,fill_target_pct,fill_reached_pct,"
-	       "fill_seconds,fill_status,vms_beside\n");
+	sb_add(&sb, "run,section,rep,setup,kernel,status,disk,disk_scale,fill_target_pct,fill_reached_pct,"
+	       "fill_seconds,fill_status,fill_anon_mb,vms_beside\n");
 	for (size_t i = 0; i < ds->nruns; i++) {
 		const struct ds_run *r = &ds->runs[i];
 
 		csv_run(&sb, r);
 		sb_add(&sb, ",");
 		csv_put_str(&sb, r->disk);
+		sb_addf(&sb, ",%.2f", r->disk_scale);
 		if (isnan(r->fill_target))
 			sb_add(&sb, ",,,,");
 		else
 			sb_addf(&sb, ",%.1f,%.1f,%.2f,", r->fill_target, r->fill_reached,
 				r->fill_seconds);
 		csv_put_str(&sb, r->fill_status ? r->fill_status : "");
+		if (isnan(r->fill_anon_mb))
+			sb_add(&sb, ",");
+		else
+			sb_addf(&sb, ",%.0f", r->fill_anon_mb);
 		csv_put_ll(&sb, r->vms_beside, -1);
 		sb_add(&sb, "\n");
 	}

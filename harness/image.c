@@ -25,6 +25,7 @@ static const struct { const char *rel; const char *guest; bool built; } own_file
 	{ "workloads/guest/area-state", "/usr/bin/area-state", true },
 	{ "workloads/guest/build-sim", "/usr/bin/build-sim", true },
 	{ "workloads/guest/cma-alloc", "/usr/bin/cma-alloc", true },
+	{ "workloads/guest/copy-rate", "/usr/bin/copy-rate", true },
 	{ "workloads/guest/pin-io", "/usr/bin/pin-io", true },
 	{ "workloads/guest/init", "/sbin/init", false },
 };

@@ -71,7 +71,9 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 			s->bg.v[i].w->prepare(&sb, s, s->bg.v[i].arg, &wa);
 	/* A background that allocates is measured: with a fill it starts once
 	 * the area is full, not before. */
-	bool fill = area && s->fill > 0;
+	/* A set-up without an area runs the fill's load (its readers) beside
+	 * its job too, so that every set-up of the scenario runs beside it. */
+	bool fill = s->fill > 0 && (area || s->area > 0);
 
 	for (size_t i = 0; i < s->bg.n; i++)
 		if (!fill || !s->bg.v[i].w->replaces_alloc)
@@ -80,8 +82,9 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 		sb_addf(&sb, "warmup %.0f\n", s->warmup < 1 ? 1 : s->warmup);
 	/* The area filled with its tenants before anything is measured. */
 	if (fill)
-		sb_addf(&sb, "fill %ld %.0f %llu\n", s->fill, s->fill_timeout,
-			(unsigned long long)(s->memory >> 20) * 3 / 2);
+		sb_addf(&sb, "fill %ld %.0f %llu %s\n", s->fill, s->fill_timeout,
+			(unsigned long long)(s->memory >> 20) * 3 / 2,
+			s->fill_paced ? "paced" : "stream");
 	for (size_t i = 0; fill && i < s->bg.n; i++)
 		if (s->bg.v[i].w->replaces_alloc)
 			s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);

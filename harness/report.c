@@ -634,8 +634,8 @@ static void mixed_parallelism(const struct dataset *ds, struct strbuf *txt, stru
  */
 static char *fill_summary(const struct dataset *ds, const char *section)
 {
-	struct dvec reached = { 0 }, secs = { 0 };
-	size_t filled = 0, planned = 0;
+	struct dvec reached = { 0 }, secs = { 0 }, anon = { 0 }, kread = { 0 }, kbusy = { 0 };
+	size_t filled = 0, planned = 0, loads = 0;
 	double target = NAN;
 	char *s;
 
@@ -649,18 +649,46 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 		if (ds_run_not_filled(r))
 			continue;
 		filled++;
+		loads += !strcmp(r->fill_status, "load");
 		dv_add(&reached, r->fill_reached);
 		dv_add(&secs, r->fill_seconds);
+		if (!isnan(r->fill_anon_mb))
+			dv_add(&anon, r->fill_anon_mb);
+		if (!isnan(r->keep_read_mb) && r->keep_seconds > 0) {
+			dv_add(&kread, r->keep_read_mb);
+			dv_add(&kbusy, 100 * r->keep_reading_seconds / r->keep_seconds);
+		}
 	}
 	if (!planned)
 		s = xstrdup("idle (no fill)");
 	else if (!filled)
 		s = xasprintf("fill %.0f%%: no run reached it", target);
+	else if (loads == filled)
+		s = xasprintf("no area; the fill's readers beside it (memory read through in %.1f s, "
+			      "%zu/%zu runs)", dv_median(&secs), filled, planned);
 	else
 		s = xasprintf("fill %.0f%%: %.1f%% in %.1f s (%zu/%zu runs)", target,
 			      dv_median(&reached), dv_median(&secs), filled, planned);
+	/* The load's anonymous part, which differs between set-ups: shown. */
+	if (anon.n) {
+		char *t = xasprintf("%s, anon %.0f MiB held", s, dv_median(&anon));
+
+		free(s);
+		s = t;
+	}
+	/* The keeper's load beside the measured work. */
+	if (kread.n) {
+		char *t = xasprintf("%s; kept by reading %.0f MiB, reading %.0f%% of the time", s,
+				    dv_median(&kread), dv_median(&kbusy));
+
+		free(s);
+		s = t;
+	}
 	dv_free(&reached);
 	dv_free(&secs);
+	dv_free(&anon);
+	dv_free(&kread);
+	dv_free(&kbusy);
 	return s;
 }
 
@@ -674,7 +702,8 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 		sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", "section", "set-up", "kernel",
 			"disk", "area before the allocations", "runs ok/all", "left out");
 	for (size_t s = 0; s < ds->sections.n; s++) {
-		const char *setup = "?", *kernel = "?", *disk = "?";
+		const char *setup = "?", *kernel = "?";
+		char *disk = NULL;
 		size_t ok = 0, all = 0;
 		struct strbuf out;
 		char *fill = fill_summary(ds, ds->sections.v[s]);
@@ -687,7 +716,11 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 				continue;
 			setup = r->setup;
 			kernel = r->kernel;
-			disk = r->disk;
+			free(disk);
+			/* a scaled model shows its divisor: emmc/14.2 */
+			disk = r->disk_scale > 1.005
+				       ? xasprintf("%s/%.1f", r->disk ? r->disk : "?", r->disk_scale)
+				       : xstrdup(r->disk ? r->disk : "?");
 			all++;
 			ok += ds_run_ok(r);
 			if (!ds_run_ok(r))
@@ -701,13 +734,14 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 
 			snprintf(n, sizeof(n), "%zu/%zu", ok, all);
 			sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", ds->sections.v[s], setup,
-				kernel, disk, fill, n, out.len ? out.buf : "-");
+				kernel, disk ? disk : "?", fill, n, out.len ? out.buf : "-");
 		}
 		if (md)
 			sb_addf(md, "| %s | %s | %s | %s | %s | %zu / %zu | %s |\n", ds->sections.v[s],
-				setup, kernel, disk, fill, ok, all, out.len ? out.buf : "-");
+				setup, kernel, disk ? disk : "?", fill, ok, all, out.len ? out.buf : "-");
 		sb_free(&out);
 		free(fill);
+		free(disk);
 	}
 	for (size_t s = 0; s < ds->sections.n; s++) {
 		size_t ok = 0, all = 0;

@@ -5,6 +5,7 @@
  * and the directory is renamed to RESULTS/<id> when all have ended
  * (runner_finish).
  */
+#include "config.h"
 #include "runner.h"
 #include "dataset.h"
 #include "disk.h"
@@ -160,10 +161,23 @@ static void qemu_version(struct run_ctx *ctx)
 		ctx->qemu_version = xstrdup("unknown");
 }
 
+/* The harness's source as git names it (a commit, -dirty with local
+ * changes): which cmabench made a result. Without git: the package version. */
+static void source_version(struct run_ctx *ctx)
+{
+	char *argv[] = { "git", "-C", (char *)ctx->env->srcdir, "describe", "--always", "--dirty",
+			 "--abbrev=12", NULL };
+
+	ctx->source_version = cmd_first_line(argv);
+	if (!ctx->source_version)
+		ctx->source_version = xstrdup(PACKAGE_VERSION);
+}
+
 void runner_accel(struct run_ctx *ctx)
 {
 	choose_accel(ctx);
 	qemu_version(ctx);
+	source_version(ctx);
 }
 
 /* With stamp: "20261203-142501" (run ids); without: ISO 8601. */
@@ -330,9 +344,16 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		json_object_object_add(m, "area", json_object_new_string(r->area));
 	json_object_object_add(m, "allocations", json_object_new_string(r->allocations));
 	json_object_object_add(m, "disk", json_object_new_string(s->disk));
+	/* disk-scale=cpu: the measured copy slow-down of this host (calibrate.c) */
+	double disk_scale = s->disk_scale > 0 ? s->disk_scale : ctx->copy_slowdown;
+
+	if (strcmp(s->disk, "host"))
+		json_object_object_add(m, "disk_scale", json_object_new_double(disk_scale));
 	if (s->baseline)
 		json_object_object_add(m, "baseline", json_object_new_string(s->baseline));
-	json_object_object_add(m, "fill_target_pct", json_object_new_int64(r->area ? s->fill : 0));
+	/* Set-ups without an area run the fill's load too (plan.c). */
+	json_object_object_add(m, "fill_target_pct",
+			       json_object_new_int64(r->area || s->area > 0 ? s->fill : 0));
 	{
 		json_object *bg = json_object_new_array();
 
@@ -350,6 +371,12 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	json_object_object_add(m, "qemu_version",
 			       json_object_new_string(ctx->qemu_versions[ai] ? ctx->qemu_versions[ai]
 									: ctx->qemu_version));
+	json_object_object_add(m, "cmabench_source", json_object_new_string(
+		ctx->source_version ? ctx->source_version : "unknown"));
+	if (ctx->images[ai])
+		json_object_object_add(m, "root_image", json_object_new_string(
+			strrchr(ctx->images[ai], '/') ? strrchr(ctx->images[ai], '/') + 1
+						      : ctx->images[ai]));
 	json_object_object_add(m, "accelerator", json_object_new_string(accel));
 	json_object_object_add(m, "accelerator_reason", json_object_new_string(accel_reason));
 	json_object_object_add(m, "date", json_object_new_string(started));
@@ -370,7 +397,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		status = "setup-failed";
 		goto record;
 	}
-	char *disk_opts = disk_qemu_opts(disk_find(s->disk));
+	char *disk_opts = disk_qemu_opts(disk_find(s->disk), disk_scale);
 	struct vm_config vc = {
 		.qemu = arch_qemu(ctx->env, arch), .accel = accel, .mem_mib = r->mem_mib,
 		.machine = arch->machine, .cpu = arch->tcg_cpu,
@@ -601,6 +628,7 @@ void runner_free(struct run_ctx *ctx)
 	}
 	free(ctx->accel_reason);
 	free(ctx->qemu_version);
+	free(ctx->source_version);
 	free(ctx->results_root);
 	free(ctx->run_id);
 	free(ctx->tmpdir);

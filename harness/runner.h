@@ -27,12 +27,14 @@ struct run_ctx {
 	char *accel_reason;
 	char *qemu_version;         /* of the first arch the plan uses (top-level metadata) */
 	char *qemu_versions[RUNNER_MAX_ARCHES]; /* by arch */
+	char *source_version;       /* git describe of the harness's source */
 	char *results_root;
 	char *run_id;
 	char *tmpdir;
 	char *finaldir;
 	double kvm_probe_s;
 	long jobs;                  /* VMs at once (--jobs) */
+	double copy_slowdown;       /* host/guest page-copy rate (disk-scale=cpu); 0: unknown */
 	unsigned host_cores;
 };
 

@@ -9,7 +9,7 @@
 
 enum key_type {
 	T_STRING, T_SIZE, T_LONG, T_DURATION, T_DURATION0, T_SETUP, T_LONG_LIST, T_KERNEL,
-	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL, T_DISK, T_ARCH,
+	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL, T_DISK, T_DISK_SCALE, T_KEEP, T_ARCH,
 };
 
 struct key_def {
@@ -91,11 +91,19 @@ static const struct key_def keys[] = {
 	{ "disk", K_DISK, T_DISK, OFF(disk), 0, 0,
 	  "storage model of the scratch disk: host (unthrottled), emmc, ufs or nvme (QEMU "
 	  "throttling at a datasheet's figures)" },
+	{ "disk-scale", K_DISK_SCALE, T_DISK_SCALE, OFF(disk_scale), 0, 0,
+	  "divide the disk model's speed by this number, or by 'cpu': how much slower the "
+	  "guest copies pages than the host (measured once per host; under TCG a cache hit "
+	  "slows down, a throttled disk does not)" },
 	{ "fill", K_FILL, T_LONG, OFF(fill), 0, 100,
 	  "% of the area its natural tenants fill before the first allocation and keep filled "
 	  "(CMA: movable pages; GCMA: cached pages); 0: an idle area" },
 	{ "fill-timeout", K_FILL_TIMEOUT, T_DURATION, OFF(fill_timeout), 0, 0,
 	  "how long the fill may take; a run that does not reach its fill is marked not-filled" },
+	{ "fill-keep", K_FILL_KEEP, T_KEEP, OFF(fill_paced), 0, 0,
+	  "how the filled area is kept full: stream (its readers read on, the cache stays in "
+	  "use) or paced (they read only while the area is short: a quiet guest, for a job's "
+	  "CPU time)" },
 	{ "baseline", K_BASELINE, T_STRING, OFF(baseline), 0, 0,
 	  "the section the report compares the others with (default: the first section that "
 	  "allocated, else the first)" },
@@ -316,6 +324,29 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 		*p = xstrdup(val);
 		return 0;
 	}
+	case T_DISK_SCALE: {
+		char *end;
+		double v;
+
+		if (!strcmp(val, "cpu")) {
+			*(double *)field = 0;
+			return 0;
+		}
+		v = strtod(val, &end);
+		if (end == val || *end || !(v >= 1) || v > 1e4) {
+			*why = "is not 'cpu' or a number from 1 to 10000";
+			return -1;
+		}
+		*(double *)field = v;
+		return 0;
+	}
+	case T_KEEP:
+		if (strcmp(val, "stream") && strcmp(val, "paced")) {
+			*why = "is not stream or paced";
+			return -1;
+		}
+		*(bool *)field = !strcmp(val, "paced");
+		return 0;
 	case T_BOOL:
 		if (!strcmp(val, "yes") || !strcmp(val, "1"))
 			*(bool *)field = true;
@@ -415,6 +446,7 @@ static void spec_defaults(struct run_spec *r)
 	r->build_work = 32;
 	r->parallel = true;
 	r->disk = xstrdup("host");
+	r->disk_scale = 1;
 	r->fill_timeout = 120;
 }
 
@@ -561,8 +593,9 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 			verr(errs, path, r, K_SCRIPT, "no guest script %s", p ? p : r->script);
 		free(p);
 	}
-	if (r->fill > 0 && setup_area_name(r->setup)) {
-		/* the fill streams a file of 1.5 x memory beside the fio files */
+	if (r->fill > 0 && (setup_area_name(r->setup) || r->area > 0)) {
+		/* the fill (its load, without an area) streams a file of 1.5 x
+		 * memory beside the fio files */
 		uint64_t need = (r->memory >> 20) * 3 / 2 + 64 +
 				(r->fio || bg_list_find(&r->bg, "fio") ? r->fio_size >> 20 : 0);
 

@@ -26,7 +26,7 @@ enum scn_key {
 	K_ALLOC_PAGES, K_APPEND, K_TRACE, K_SCRIPT, K_BACKGROUND, K_HOG_PERCENT,
 	K_PIN_BUFFER, K_WARMUP, K_ALLOC_BURST, K_ALLOC_HOLD, K_ALLOC_INTERVAL, K_ALLOC_JITTER,
 	K_SEED, K_PIN_MODE, K_JOB, K_BUILD_FILES, K_BUILD_JOBS, K_BUILD_WORK, K_PARALLEL,
-	K_DISK, K_FILL, K_FILL_TIMEOUT, K_BASELINE, K_ARCH,
+	K_DISK, K_DISK_SCALE, K_FILL, K_FILL_TIMEOUT, K_FILL_KEEP, K_BASELINE, K_ARCH,
 	K__COUNT
 };
 
@@ -65,8 +65,10 @@ struct run_spec {
 	long build_files, build_jobs, build_work;
 	bool parallel;          /* may run beside other VMs (run --jobs) */
 	char *disk;             /* storage model of the scratch disk (disk.h) */
+	double disk_scale;      /* its speed divided by this; 0: by the emulation's slow-down */
 	long fill;              /* % of the area its tenants fill before allocations; 0: idle */
 	double fill_timeout;    /* seconds the fill may take */
+	bool fill_paced;        /* the keeper reads only while the area is short */
 	char *baseline;         /* the section the report compares the others with */
 	int line[K__COUNT];     /* where each key was set; 0: default */
 	int section_line;

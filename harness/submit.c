@@ -152,6 +152,7 @@ static json_object *manifest_new(const struct run_ctx *ctx, const struct selecti
 	json_object_object_add(m, "accelerator", json_object_new_string(ctx->accel));
 	json_object_object_add(m, "accelerator_reason", json_object_new_string(ctx->accel_reason));
 	json_object_object_add(m, "qemu_version", json_object_new_string(ctx->qemu_version));
+	json_object_object_add(m, "copy_slowdown", json_object_new_double(ctx->copy_slowdown));
 	json_object_object_add(m, "only", str_array(&sel->only));
 	json_object_object_add(m, "sets", str_array(&sel->sets));
 	json_object_object_add(m, "scenarios", json_object_new_array());
@@ -393,7 +394,7 @@ static double jnum(json_object *o, const char *key)
  * moment of its life (runs on other hosts, or other users' jobs, are not
  * seen; host_load_* says what the host did).
  */
-static void set_beside(json_object **m, size_t n)
+void submit_set_beside(json_object **m, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		double s = jnum(m[i], "start_unix"), e = jnum(m[i], "end_unix");
@@ -409,7 +410,7 @@ static void set_beside(json_object **m, size_t n)
 			double at = k == n ? s : jnum(m[k], "start_unix");
 			int c = 0;
 
-			if (at < s || at > e)
+			if (at < s || at >= e)
 				continue;
 			for (size_t o = 0; o < n; o++) {
 				json_object *oh;
@@ -528,7 +529,7 @@ static int complete(const struct cmb_env *env, json_object *man, const struct se
 							    "tmpdir"),
 						       r, stage, job, i, state[i], node[i]);
 	}
-	set_beside(metas, n);
+	submit_set_beside(metas, n);
 	for (size_t s = 0; s < sel->nscns; s++) {
 		json_object *js = json_object_array_get_idx(scns, s);
 		struct run_ctx ctx = { .env = env };
@@ -679,6 +680,8 @@ int submit_task(struct cmb_env *env, const char *stage, long index)
 	free(ctx.accel_reason);
 	ctx.accel_reason = xasprintf("%s (chosen on the submitting host)",
 				     jstr(man, "accelerator_reason"));
+	/* measured on the submitting host, for every task alike */
+	ctx.copy_slowdown = jnum(man, "copy_slowdown");
 	m = runner_run_one(&ctx, r, (size_t)index, sel.plan.n, NULL);
 	{
 		json_object *st;

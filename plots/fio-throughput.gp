@@ -13,6 +13,8 @@ if (have_fio) {
 	set yrange [0:*]
 	set style fill solid 0.5 border -1
 	set boxwidth 0.6
+	# long section names would run into each other
+	set xtics rotate by 25 right
 	set offsets 0.5, 0.5, 0, 0
 	set key top right
 	do for [t in "png svg"] {

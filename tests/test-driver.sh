@@ -41,3 +41,16 @@ check "a missing area is an error naming the file" sh -c "[ $? -eq 1 ] && grep -
 check "a bad size is refused (exit 2)" [ $? -eq 2 ]
 "$DRIVER" --dir "$d" --area fake --pages 1 --interval-ms 5 --jitter-ms 9 > /dev/null 2>&1
 check "jitter above the interval is refused" [ $? -eq 2 ]
+
+# --loop: the sweep starts over until SIGTERM, sizes in plan order each pass.
+mkdir -p "$d/loop" && : > "$d/loop/alloc" && : > "$d/loop/free"
+"$DRIVER" --dir "$d" --area loop --count 1 --pages 1,2,4 --interval-ms 10 --loop \
+	--out "$d/l.csv" 2> /dev/null &
+lp=$!
+sleep 1
+kill -TERM "$lp"
+wait "$lp"
+check "--loop ends cleanly on SIGTERM" [ $? -eq 0 ]
+rows=$(tail -n +2 "$d/l.csv" | wc -l)
+check "--loop went round the sweep more than once ($rows requests)" [ "$rows" -gt 3 ]
+check "--loop keeps plan order: 1 2 4 1 2 4 ..." sh -c "tail -n +2 '$d/l.csv' | cut -d, -f3 | head -n 6 | tr '\n' ' ' | grep -qx '1 2 4 1 2 4 '"

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdlib.h>
 
+#include "disk.h"
 #include "scenario.h"
 
 static const struct scn_ctx ctx = { .fio_dir = TEST_DATA "/fio" };
@@ -229,6 +230,54 @@ static void test_override(void **state)
 	free(p);
 }
 
+/* disk, fill and fill-timeout: accepted values set the run, bad ones name the key. */
+static void test_fill_and_disk(void **state)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+	char *p = data("good.scn");
+
+	(void)state;
+	assert_int_equal(scenario_load(p, &ctx, &s, &errs), 0);
+	assert_string_equal(s.runs[0].disk, "host");
+	assert_int_equal(scenario_override(&s, "disk=emmc", &ctx, &errs), 0);
+	assert_string_equal(s.runs[1].disk, "emmc");
+	assert_int_equal(scenario_override(&s, "disk=floppy", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "disk: 'floppy' is not a storage model"));
+	assert_int_equal(scenario_override(&s, "fill=101", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "fill: "));
+	assert_int_equal(scenario_override(&s, "fill-timeout=30", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "fill-timeout: "));
+	assert_int_equal(scenario_override(&s, "fill-timeout=30s", &ctx, &errs), 0);
+	assert_true(s.runs[0].disk_scale == 1);
+	assert_int_equal(scenario_override(&s, "disk-scale=cpu", &ctx, &errs), 0);
+	assert_true(s.runs[2].disk_scale == 0);
+	assert_int_equal(scenario_override(&s, "disk-scale=2.5", &ctx, &errs), 0);
+	assert_true(s.runs[1].disk_scale == 2.5);
+	assert_int_equal(scenario_override(&s, "disk-scale=0.5", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "disk-scale: '0.5' is not 'cpu' or a number"));
+	{
+		char *o = disk_qemu_opts(disk_find("emmc"), 2);
+
+		assert_non_null(strstr(o, "throttling.bps-read=125000000,"));
+		assert_non_null(strstr(o, "throttling.iops-read=5500,"));
+		free(o);
+		o = disk_qemu_opts(disk_find("host"), 2);
+		assert_string_equal(o, "");
+		free(o);
+	}
+	assert_true(s.runs[0].fill_timeout == 30);
+	/* a fill streams a file of 1.5 x memory: the scratch disk must hold it,
+	 * in every run that has an area or stands beside one (none, [plain]...) */
+	sb_free(&errs);
+	assert_int_equal(scenario_override(&s, "scratch=256M", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "fill=90", &ctx, &errs), (int)s.nruns);
+	assert_non_null(strstr(errs.buf, "fill: needs a scratch disk of"));
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
 static void test_units(void **state)
 {
 	uint64_t sz;
@@ -283,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_no_runs),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_override),
+		cmocka_unit_test(test_fill_and_disk),
 		cmocka_unit_test(test_units),
 	};
 

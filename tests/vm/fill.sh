@@ -3,7 +3,9 @@
 # natural tenants before the allocations (fill.csv says filled), every
 # allocation row carries the occupancy it met, the filler is still running
 # when the backgrounds stop, cleancache's stores and hits move, and the
-# guest never meets the OOM killer. Prints TAP.
+# guest never meets the OOM killer; a set-up without an area runs the
+# fill's readers beside its job too (fill.csv says load); a paced keeper
+# (fill-keep=paced) reads only while its area is short. Prints TAP.
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
@@ -29,6 +31,13 @@ setup=cma
 
 [gcma]
 setup=gcma
+
+[none]
+setup=none
+
+[gcma-paced]
+setup=gcma
+fill-keep=paced
 SCN
 "$CMABENCH" run --results "$res" "$res/fill.scn"
 rc=$?
@@ -48,9 +57,24 @@ for r in cma-r1 gcma-r1; do
 	rows=$(awk -F, 'NR > 1 && $11 != ""' "$run/alloc.csv" 2>/dev/null | wc -l)
 	check "$r: every allocation row carries an occupancy ($rows of 4)" [ "$rows" -eq 4 ]
 	check "$r: the filler ran until the backgrounds stopped" grep -q '^fill,[0-9]*,ran,' "$run/backgrounds.csv"
+	busy=$(awk -F, 'NR == 2 && $1 > 0 { printf "%.0f", 100 * $3 / $1 }' "$run/fill-keeper.csv" 2>/dev/null)
+	check "$r: the streaming keeper read on after the fill (reading ${busy:-?}% of the time)" \
+		awk -v b="${busy:-0}" 'BEGIN { exit !(b >= 90) }'
 	check "$r: samples carry the area's tenants" grep -q ',area,tenants,' "$run/samples.csv"
 	check "$r: no OOM killer" sh -c "! grep -q 'invoked oom-killer' '$run/console.log'"
 done
+nr="$dir/runs/none-r1"
+st=$(awk -F, 'NR == 2 { print $1 "," $5 }' "$nr/fill.csv" 2>/dev/null)
+check "none: the fill's load ran without an area (fill.csv: ${st:-missing})" [ "$st" = none,load ]
+check "none: its load ran until the backgrounds stopped" grep -q '^fill,[0-9]*,ran,' "$nr/backgrounds.csv"
+kept=$(awk -F, 'NR == 2 { print $2 }' "$nr/fill-keeper.csv" 2>/dev/null)
+check "none: its readers read on beside the job, as the others' (${kept:-?} MiB)" [ "${kept:-0}" -gt 0 ]
+pr="$dir/runs/gcma-paced-r1"
+busy=$(awk -F, 'NR == 2 && $1 > 0 { printf "%.0f", 100 * $3 / $1 }' "$pr/fill-keeper.csv" 2>/dev/null)
+check "gcma-paced: the area was filled" grep -q ',filled,' "$pr/fill.csv"
+check "gcma-paced: its keeper read only while the area was short (reading ${busy:-?}% of the time)" \
+	awk -v b="${busy:-100}" 'BEGIN { exit !(b < 50) }'
+check "none: no allocation was made" sh -c "! [ -s '$nr/alloc.csv' ] || [ \$(wc -l < '$nr/alloc.csv') -le 1 ]"
 g="$dir/runs/gcma-r1/snapshots"
 s0=$(val "$g/before/cleancache/stores"); s1=$(val "$g/after/cleancache/stores")
 h0=$(val "$g/before/cleancache/hits"); h1=$(val "$g/after/cleancache/hits")
@@ -58,5 +82,6 @@ check "gcma: cleancache stores moved during the measured phase ($s0 -> $s1)" [ "
 check "gcma: cleancache hits moved during the measured phase ($h0 -> $h1)" [ "$h1" -gt "$h0" ]
 "$CMABENCH" report --quiet "$dir" > /dev/null 2>&1
 check "the report says what the areas held" grep -q 'fill 90%: ' "$dir/report.md"
+check "the report says none ran the fill's load" grep -q "no area; the fill's readers beside it" "$dir/report.md"
 no_qemu() { ! pgrep -f "qemu-system-x86_64.*$res" > /dev/null; }
 check "no QEMU left running" no_qemu

@@ -1,5 +1,5 @@
 #!/bin/sh
-# VM test of 'cmabench run --jobs 2': two smoke runs (vanilla and gcma
+# VM test of 'cmabench run --jobs 2': two smoke runs (vanilla and gcma-kernel
 # kernels) at once, each pinned to a core of its own; both complete, and
 # each run's metadata says a VM ran beside it. Prints TAP.
 : "${CMABENCH:?set by make check}"
@@ -17,7 +17,7 @@ fi
 rc=$?
 dir=$(ls -d "$res"/smoke-* 2>/dev/null | head -n 1)
 check "cmabench run --jobs 2 smoke succeeded (exit $rc)" [ "$rc" -eq 0 ]
-for r in vanilla-r1 gcma-r1; do
+for r in vanilla-r1 gcma-kernel-r1; do
 	m="$dir/runs/$r/metadata.json"
 	check "$r ended ok" grep -qx ok "$dir/runs/$r/status"
 	check "$r: one VM ran beside it" grep -qE '"vms_beside": ?1' "$m"
@@ -35,7 +35,7 @@ span() { # run -> "start end" in seconds
 	echo "$t ${s:-0}"
 }
 overlap() {
-	set -- $(span vanilla-r1) $(span gcma-r1)
+	set -- $(span vanilla-r1) $(span gcma-kernel-r1)
 	awk -v a0="$1" -v ad="$2" -v b0="$3" -v bd="$4" \
 		'BEGIN { exit !(a0 > 0 && b0 > 0 && a0 < b0 + bd && b0 < a0 + ad) }'
 }

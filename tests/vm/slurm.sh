@@ -40,7 +40,7 @@ rc=$?
 check "run --slurm smoke succeeded (exit $rc)" [ "$rc" -eq 0 ]
 dir=$(ls -d "$res"/slurm/smoke-* 2>/dev/null | head -n 1)
 check "run --slurm showed the array's progress" grep -q '^\[slurm\] job [0-9]*: 2/2 ended' "$tmp/slurm.out"
-for r in vanilla-r1 gcma-r1; do
+for r in vanilla-r1 gcma-kernel-r1; do
 	m="$dir/runs/$r/metadata.json"
 	check "$r ended ok" grep -qx ok "$dir/runs/$r/status"
 	check "$r: its Slurm task is named" grep -qE '"slurm_job": ?"[0-9]+_[01]"' "$m"
@@ -55,7 +55,7 @@ check "no staging directory is left" sh -c "! ls -d '$res'/slurm/.slurm-* '$res'
 "$CMABENCH" run --results "$res/local" --only vanilla $quick smoke > "$tmp/local.out" 2>&1
 ldir=$(ls -d "$res"/local/smoke-* 2>/dev/null | head -n 1)
 layout() { (cd "$1" && find . -type f ! -name slurm.log ! -name slurm.json \
-	! -path './data/plot-*' ! -path './runs/gcma-r1/*' | sort); }
+	! -path './data/plot-*' ! -path './runs/gcma-kernel-r1/*' | sort); }
 layout "$dir" > "$tmp/slurm.files"
 layout "$ldir" > "$tmp/local.files"
 check "a Slurm run's results are laid out as a local run's" cmp -s "$tmp/slurm.files" "$tmp/local.files"
@@ -83,9 +83,9 @@ rc=$?
 kdir=$(ls -d "$res"/kill/smoke-* 2>/dev/null | head -n 1)
 completed() { [ "$rc" -eq 1 ] && [ -s "$kdir/report.md" ]; }
 check "cmabench wait completed the results and reported a failure (exit $rc)" completed
-check "the killed task's run failed" sh -c "! grep -qx ok '$kdir/runs/gcma-r1/status'"
-check "the killed task's run keeps its Slurm log" [ -s "$kdir/runs/gcma-r1/slurm.log" ]
+check "the killed task's run failed" sh -c "! grep -qx ok '$kdir/runs/gcma-kernel-r1/status'"
+check "the killed task's run keeps its Slurm log" [ -s "$kdir/runs/gcma-kernel-r1/slurm.log" ]
 check "the other run is kept" grep -qx ok "$kdir/runs/vanilla-r1/status"
-check "the failed run is named at the end" grep -q 'gcma-r1: ' "$tmp/wait.out"
+check "the failed run is named at the end" grep -q 'gcma-kernel-r1: ' "$tmp/wait.out"
 no_qemu() { ! pgrep -f "qemu-system-x86_64.*$tmp" > /dev/null; }
 check "no QEMU left running" no_qemu

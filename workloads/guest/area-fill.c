@@ -11,14 +11,26 @@
  *   GCMA area: cleancache keeps clean file pages that reclaim evicts while
  *   they are workingset. Two readers stream one file larger than memory,
  *   nearly in step, so every page is read twice while resident.
+ *   No area (--area none, a set-up beside the filled ones): the same load
+ *   without the condition, so that every set-up of a scenario runs beside
+ *   it: the two readers, "done" once they have read as much as the guest's
+ *   memory (its page cache is then theirs, as in the filled set-ups, where
+ *   page cache alone filled the CMA area: anon_mb 0). No anonymous chunks:
+ *   the CMA rule adds them only as its area needs them.
  * The parent returns once the target is reached or the time is up (exit 0
- * or 3) and writes a CSV line; a child keeps the tenants in place (topping
- * up, or reading on) until SIGTERM. --out: target_pct,reached_pct,seconds,
- * status (filled | not-filled).
+ * or 3) and writes a CSV line; a child keeps the tenants in place until
+ * SIGTERM: --keep stream (the default) reads on, so that the cache is in
+ * use while allocations run; --keep paced reads only while the area is
+ * below its target (an allocation took part of it back), for measurements
+ * of a job's CPU time that a streaming keeper would swamp; without an area
+ * a paced keeper stops after its pass. --out: target_pct,reached_pct,seconds, status (filled |
+ * not-filled | load), anon_mb (anonymous memory it held); --keeper-out:
+ * what keeping it cost, keep_seconds,read_mb,reading_seconds.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -73,6 +85,8 @@ static void cma_step(const char *area, double target)
 
 static const char *file_path;
 static long long file_bytes;
+static _Atomic long long bytes_read;       /* by both readers */
+static _Atomic int reading = 1;            /* the keeper pauses the readers */
 
 static void *reader(void *arg)
 {
@@ -81,9 +95,14 @@ static void *reader(void *arg)
 
 	nap_ms((long)(intptr_t)arg);
 	while (fd >= 0 && buf && !stop)
-		for (long long off = 0; off < file_bytes && !stop; off += 1 << 20)
+		for (long long off = 0; off < file_bytes && !stop; off += 1 << 20) {
+			/* paused where it is: the pair stays in step */
+			while (!reading && !stop)
+				nap_ms(50);
 			if (pread(fd, buf, 1 << 20, off) <= 0)
 				break;
+			bytes_read += 1 << 20;
+		}
 	if (fd >= 0)
 		close(fd);
 	free(buf);
@@ -113,7 +132,9 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: area-fill --area NAME --target PCT --timeout SECONDS --out CSV\n"
 		"                 --file PATH --file-mb MB (the file the readers stream)\n"
-		"                 [--pidfile FILE] (the pid of the process that keeps the area full)\n");
+		"                 [--pidfile FILE] (the pid of the process that keeps the area full)\n"
+		"                 [--keeper-out CSV] (what keeping it full cost, written at SIGTERM)\n"
+		"                 [--keep stream|paced] (read on, or only while the area is short)\n");
 }
 
 int main(int argc, char **argv)
@@ -126,16 +147,19 @@ int main(int argc, char **argv)
 		{ "file", required_argument, NULL, 'f' },
 		{ "file-mb", required_argument, NULL, 'm' },
 		{ "pidfile", required_argument, NULL, 'p' },
+		{ "keeper-out", required_argument, NULL, 'k' },
+		{ "keep", required_argument, NULL, 'K' },
 		{ 0 },
 	};
-	const char *area = NULL, *out = NULL, *pidfile = NULL;
-	double target = 90, timeout = 120, t0, reached = -1;
+	const char *area = NULL, *out = NULL, *pidfile = NULL, *keeper_out = NULL;
+	bool paced = false;
+	double target = 90, timeout = 120, t0, reached = -1, got[2] = { -1, -1 };
 	int c, pfd[2];
 	char ok;
 	pid_t pid;
 	FILE *f;
 
-	while ((c = getopt_long(argc, argv, "a:t:T:o:f:m:p:", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "a:t:T:o:f:m:p:k:K:", opts, NULL)) != -1)
 		switch (c) {
 		case 'a': area = optarg; break;
 		case 't': target = atof(optarg); break;
@@ -144,6 +168,14 @@ int main(int argc, char **argv)
 		case 'f': file_path = optarg; break;
 		case 'm': file_bytes = atoll(optarg) << 20; break;
 		case 'p': pidfile = optarg; break;
+		case 'k': keeper_out = optarg; break;
+		case 'K':
+			if (strcmp(optarg, "stream") && strcmp(optarg, "paced")) {
+				usage();
+				return 2;
+			}
+			paced = !strcmp(optarg, "paced");
+			break;
 		default: usage(); return 2;
 		}
 	if (!area || !out || target <= 0 || target > 100) {
@@ -174,21 +206,54 @@ int main(int argc, char **argv)
 		}
 		for (int i = 0; i < 2; i++)
 			pthread_create(&th[i], NULL, reader, (void *)(intptr_t)(i * 200));
-		while (!stop) {
-			if (strcmp(area, "gcma"))
-				cma_step(area, target);
-			if (!said && !area_read(area, 0, &s) &&
-			    (area_occupancy(&s) >= target || now_s() - t0 >= timeout)) {
-				double occ = area_occupancy(&s);
+		bool none = !strcmp(area, "none");
 
-				if (write(pfd[1], &occ, sizeof(occ)) != sizeof(occ))
+		double kept_from = 0, reading_s = 0, last = 0;
+		long long read_at_fill = 0;
+
+		while (!stop) {
+			double occ = 0;
+			/* none: the share of memory the readers have been through */
+			bool have = none ? (occ = 100.0 * (double)bytes_read / 1024 /
+						  (double)area_meminfo_kb("MemTotal"), true)
+					 : !area_read(area, 0, &s) && (occ = area_occupancy(&s), true);
+
+			if (!none && strcmp(area, "gcma"))
+				cma_step(area, target);
+			if (!said && have && (occ >= target || now_s() - t0 >= timeout)) {
+				/* and the anonymous memory held then: the load's size */
+				double msg[2] = { occ, (double)nchunks * (CHUNK >> 20) };
+
+				if (write(pfd[1], msg, sizeof(msg)) != sizeof(msg))
 					_exit(1);
 				said = 1;
+				kept_from = last = now_s();
+				read_at_fill = bytes_read;
+			}
+			if (said) {
+				double t = now_s();
+
+				reading_s += reading ? t - last : 0;
+				last = t;
+				/* paced: read again only while the area is short */
+				if (paced)
+					reading = !none && have && occ < target;
 			}
 			nap_ms(said ? 200 : 20);
 		}
+		reading = 1;
 		for (int i = 0; i < 2; i++)
 			pthread_join(th[i], NULL);
+		if (keeper_out && said) {
+			FILE *k = fopen(keeper_out, "w");
+
+			if (k) {
+				fprintf(k, "keep_seconds,read_mb,reading_seconds\n%.1f,%.0f,%.1f\n",
+					now_s() - kept_from,
+					(double)(bytes_read - read_at_fill) / (1 << 20), reading_s);
+				fclose(k);
+			}
+		}
 		_exit(0);
 	}
 	close(pfd[1]);
@@ -196,15 +261,18 @@ int main(int argc, char **argv)
 		fprintf(f, "%d\n", (int)pid);
 		fclose(f);
 	}
-	ok = read(pfd[0], &reached, sizeof(reached)) == sizeof(reached);
+	ok = read(pfd[0], got, sizeof(got)) == sizeof(got);
+	reached = got[0];
 	f = fopen(out, "w");
 	if (!f)
 		return 1;
-	fprintf(f, "area,target_pct,reached_pct,seconds,status\n%s,%.1f,%.1f,%.2f,%s\n", area,
-		target, ok ? reached : -1, now_s() - t0,
-		ok && reached >= target ? "filled" : "not-filled");
+	/* Without an area there is no condition to miss: the load ran ("load"). */
+	fprintf(f, "area,target_pct,reached_pct,seconds,status,anon_mb\n%s,%.1f,%.1f,%.2f,%s,%.0f\n",
+		area, target, ok ? reached : -1, now_s() - t0,
+		!strcmp(area, "none") ? "load" : ok && reached >= target ? "filled" : "not-filled",
+		ok ? got[1] : -1);
 	fclose(f);
 	printf("area-fill: %s %.1f%% of %.1f%% in %.1f s (filler %d keeps it)\n", area,
 	       ok ? reached : -1, target, now_s() - t0, (int)pid);
-	return ok && reached >= target ? 0 : 3;
+	return ok && (reached >= target || !strcmp(area, "none")) ? 0 : 3;
 }

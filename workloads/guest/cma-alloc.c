@@ -4,6 +4,8 @@
  *   sweep   each size --count times (bursts of 1);
  *   burst   --burst allocations back to back (a camera pipeline's buffers),
  *           held together for --hold-ms, then freed together.
+ * With --loop the sweep starts over until SIGTERM (a background beside a
+ * job: every size keeps coming for as long as the job runs).
  * Requests are spaced by --interval-ms plus a uniform jitter of
  * +-jitter-ms drawn from a generator seeded with --seed, so a plan replays
  * exactly. One CSV row per request; a failed allocation is a data point
@@ -87,7 +89,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: cma-alloc --area NAME [--dir DIR] [--count N] [--pages P[,P...]]\n"
 		"                 [--burst K] [--hold-ms MS] [--interval-ms MS] [--jitter-ms MS]\n"
-		"                 [--seed S] [--out FILE]\n"
+		"                 [--seed S] [--out FILE] [--loop]\n"
 		"For each size, N bursts of K allocations through DIR/NAME/alloc (default\n"
 		"DIR /sys/kernel/debug/cma), held MS, freed through DIR/NAME/free. CSV:\n"
 		"seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,\n"
@@ -122,17 +124,18 @@ int main(int argc, char **argv)
 		{ "jitter-ms", required_argument, NULL, 'j' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "loop", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *dir = "/sys/kernel/debug/cma", *area = NULL, *out = NULL;
 	double count = 1, burst = 1, hold = 0, interval = 0, jitter = 0, seed = 1;
 	long sizes[MAX_SIZES];
-	int nsizes = 0, c, seq = 0, bursts = 0, failures = 0;
+	int nsizes = 0, c, seq = 0, bursts = 0, failures = 0, loop = 0;
 	char alloc_path[4096], free_path[4096];
 	FILE *f = stdout;
 
-	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lh", opts, NULL)) != -1) {
 		char *end, *tok, *save = NULL;
 		int bad = 0;
 
@@ -157,6 +160,7 @@ int main(int argc, char **argv)
 				sizes[nsizes++] = v;
 			}
 			break;
+		case 'l': loop = 1; break;
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
 		}
@@ -191,53 +195,55 @@ int main(int argc, char **argv)
 	}
 	fprintf(f, "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,"
 		"area_total,area_tenants,area_occupancy_pct\n");
-	for (int s = 0; s < nsizes && !stop; s++) {
-		for (long i = 0; i < (long)count && !stop; i++, bursts++) {
-			long long start[256], lat[256], t_free0, t_free1;
-			struct area_state st[256];
-			int err[256], k = (int)burst;
-			long held = 0;
+	do {
+		for (int s = 0; s < nsizes && !stop; s++) {
+			for (long i = 0; i < (long)count && !stop; i++, bursts++) {
+				long long start[256], lat[256], t_free0, t_free1;
+				struct area_state st[256];
+				int err[256], k = (int)burst;
+				long held = 0;
 
-			if (bursts > 0 && interval > 0) {
-				double u = (rng_next() >> 11) * (1.0 / 9007199254740992.0);
+				if (bursts > 0 && interval > 0) {
+					double u = (rng_next() >> 11) * (1.0 / 9007199254740992.0);
 
-				sleep_ms(interval + (2 * u - 1) * jitter);
-			}
-			for (int b = 0; b < k; b++) {
-				/* Read once per burst: a read between back-to-back requests
-				 * would stretch the burst it measures. */
-				if (b)
-					st[b] = st[0];
-				else if (area_read(area, 0, &st[b]))
-					st[b].total = st[b].tenants = -1;
-				start[b] = now_ns();
-				err[b] = write_pages(alloc_path, sizes[s]);
-				lat[b] = now_ns() - start[b];
-				if (!err[b])
-					held += sizes[s];
-				else
-					failures++;
-			}
-			sleep_ms(hold);
-			t_free0 = now_ns();
-			/* debugfs frees whole earlier allocations, up to the count written */
-			if (held && write_pages(free_path, held)) {
-				fprintf(stderr, "cma-alloc: freeing %ld pages: %s\n", held, strerror(errno));
-				return 1;
-			}
-			t_free1 = now_ns();
-			for (int b = 0; b < k; b++) {
-				fprintf(f, "%d,%d,%ld,%lld,%lld,%d,%d,%lld,", seq++, bursts, sizes[s],
-					start[b], lat[b], !err[b], err[b],
-					held ? t_free1 - t_free0 : 0);
-				if (st[b].total > 0)
-					fprintf(f, "%ld,%ld,%.1f\n", st[b].total, st[b].tenants,
-						area_occupancy(&st[b]));
-				else
-					fprintf(f, ",,\n");
+					sleep_ms(interval + (2 * u - 1) * jitter);
+				}
+				for (int b = 0; b < k; b++) {
+					/* Read once per burst: a read between back-to-back requests
+					 * would stretch the burst it measures. */
+					if (b)
+						st[b] = st[0];
+					else if (area_read(area, 0, &st[b]))
+						st[b].total = st[b].tenants = -1;
+					start[b] = now_ns();
+					err[b] = write_pages(alloc_path, sizes[s]);
+					lat[b] = now_ns() - start[b];
+					if (!err[b])
+						held += sizes[s];
+					else
+						failures++;
+				}
+				sleep_ms(hold);
+				t_free0 = now_ns();
+				/* debugfs frees whole earlier allocations, up to the count written */
+				if (held && write_pages(free_path, held)) {
+					fprintf(stderr, "cma-alloc: freeing %ld pages: %s\n", held, strerror(errno));
+					return 1;
+				}
+				t_free1 = now_ns();
+				for (int b = 0; b < k; b++) {
+					fprintf(f, "%d,%d,%ld,%lld,%lld,%d,%d,%lld,", seq++, bursts, sizes[s],
+						start[b], lat[b], !err[b], err[b],
+						held ? t_free1 - t_free0 : 0);
+					if (st[b].total > 0)
+						fprintf(f, "%ld,%ld,%.1f\n", st[b].total, st[b].tenants,
+							area_occupancy(&st[b]));
+					else
+						fprintf(f, ",,\n");
+				}
 			}
 		}
-	}
+	} while (loop && !stop);
 	if (f != stdout && fclose(f)) {
 		fprintf(stderr, "cma-alloc: %s: %s\n", out, strerror(errno));
 		return 1;

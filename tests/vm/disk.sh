@@ -1,0 +1,54 @@
+#!/bin/sh
+# VM test of the storage models (disk=): direct sequential reads and writes
+# on the scratch disk stay within the emmc profile's limits (250 MB/s read,
+# 125 MB/s write, with 5% for the throttle's bucket), and the throttle
+# bites: the unthrottled host disk is faster, where TCG lets it be. Prints TAP.
+: "${CMABENCH:?set by make check}"
+: "${TESTS_BUILDDIR:?set by make check}"
+. "$(dirname "$0")/../tap.sh"
+
+res=$(mktemp -d)
+trap 'rm -rf "$res"' EXIT
+cat > "$res/disk.scn" <<'SCN'
+[global]
+kernel=vanilla
+setup=none
+memory=512M
+scratch=2G
+fio=disk-check.fio
+fio-size=512M
+fio-runtime=5s
+timeout=5m
+
+[host]
+disk=host
+
+[emmc]
+disk=emmc
+SCN
+"$CMABENCH" run --results "$res" "$res/disk.scn"
+rc=$?
+dir=$(ls -d "$res"/disk-* 2>/dev/null | head -n 1)
+check "cmabench run of the disk check succeeded (exit $rc)" [ "$rc" -eq 0 ]
+# MB/s (10^6) of a section's job from the data set's fio.csv
+bw() { # section job column(read_bw_bytes=10, write_bw_bytes=14)
+	awk -F, -v s="$1" -v j="$2" -v c="$3" '$2 == s && $8 == j { printf "%.0f", $c / 1e6 }' \
+		"$dir/data/fio.csv" 2>/dev/null
+}
+er=$(bw emmc seqread 10); ew=$(bw emmc seqwrite 14)
+hr=$(bw host seqread 10); hw=$(bw host seqwrite 14)
+echo "# MB/s: emmc read ${er:-?} write ${ew:-?}; host read ${hr:-?} write ${hw:-?}"
+check "emmc: reads at most 250 MB/s +5% (got ${er:-none})" awk -v x="${er:-999999}" 'BEGIN { exit !(x > 0 && x <= 262.5) }'
+check "emmc: writes at most 125 MB/s +5% (got ${ew:-none})" awk -v x="${ew:-999999}" 'BEGIN { exit !(x > 0 && x <= 131.25) }'
+if [ "${hr:-0}" -gt 300 ]; then
+	check "the throttle bites: host reads ($hr) beat emmc's ($er)" [ "$hr" -gt "${er:-999999}" ]
+else
+	echo "ok $((n + 1)) # SKIP host reads at ${hr:-?} MB/s under TCG: no faster than the profile"
+	n=$((n + 1))
+fi
+if [ "${hw:-0}" -gt 150 ]; then
+	check "the throttle bites: host writes ($hw) beat emmc's ($ew)" [ "$hw" -gt "${ew:-999999}" ]
+else
+	echo "ok $((n + 1)) # SKIP host writes at ${hw:-?} MB/s under TCG: no faster than the profile"
+	n=$((n + 1))
+fi
