@@ -345,7 +345,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	json_object_object_add(m, "allocations", json_object_new_string(r->allocations));
 	json_object_object_add(m, "disk", json_object_new_string(s->disk));
 	/* disk-scale=cpu: the measured copy slow-down of this host (calibrate.c) */
-	double disk_scale = s->disk_scale > 0 ? s->disk_scale : ctx->copy_slowdown;
+	double disk_scale = s->disk_scale > 0 ? s->disk_scale : ctx->copy_slowdown[ai];
 
 	if (strcmp(s->disk, "host"))
 		json_object_object_add(m, "disk_scale", json_object_new_double(disk_scale));

@@ -34,7 +34,8 @@ struct run_ctx {
 	char *finaldir;
 	double kvm_probe_s;
 	long jobs;                  /* VMs at once (--jobs) */
-	double copy_slowdown;       /* host/guest page-copy rate (disk-scale=cpu); 0: unknown */
+	/* host/guest page-copy rate (disk-scale=cpu) by arch index; 0: unknown */
+	double copy_slowdown[RUNNER_MAX_ARCHES];
 	unsigned host_cores;
 };
 
