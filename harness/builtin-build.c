@@ -3,14 +3,21 @@
 #include "kbuild.h"
 #include "signals.h"
 
+#include <stddef.h>
 #include <string.h>
 
+struct build_opts {
+	const char *arch;
+};
+
 static const struct opt build_opts_table[] = {
+	OPT_STRING(0, "arch", offsetof(struct build_opts, arch), "ARCH",
+		   "the guest architecture the kernels are for: x86_64 (default) or arm64"),
 	OPT_END(),
 };
 
 const struct cmd_usage build_usage = {
-	"cmabench build [VARIANT...]",
+	"cmabench build [--arch ARCH] [VARIANT...]",
 	"Builds (or reuses) the kernel variants, all of them by default (the variants\n"
 	"are the values of the scenario key kernel: 'cmabench help scenario').",
 	build_opts_table,
@@ -18,10 +25,17 @@ const struct cmd_usage build_usage = {
 
 int cmd_build(int argc, char **argv, struct cmb_env *env)
 {
-	int failed = 0, first = options_parse(&build_usage, NULL, argc, argv);
+	struct build_opts o = { .arch = "x86_64" };
+	int failed = 0, first = options_parse(&build_usage, &o, argc, argv);
+	const struct cmb_arch *a;
 
 	if (first < 0)
 		return first == -1 ? 0 : 2;
+	a = arch_find(o.arch);
+	if (!a) {
+		err_msg("build: --arch %s: not an architecture (x86_64, arm64)", o.arch);
+		return 2;
+	}
 	for (int i = first; i < argc; i++)
 		if (!kvariant_find(argv[i])) {
 			err_msg("build: unknown kernel variant '%s' (try --help)", argv[i]);
@@ -35,10 +49,10 @@ int cmd_build(int argc, char **argv, struct cmb_env *env)
 			wanted |= !strcmp(argv[i], kvariants[v].name);
 		if (!wanted)
 			continue;
-		if (kbuild_get(env, &kvariants[v], &k))
+		if (kbuild_get_arch(env, a, &kvariants[v], &k))
 			failed++;
 		else
-			printf("[kernel %s] %s\n", kvariants[v].name, k.bzimage);
+			printf("[kernel %s%s] %s\n", a->cache_prefix, kvariants[v].name, k.bzimage);
 		kernel_free(&k);
 	}
 	return interrupted() ? 130 : failed ? 1 : 0;

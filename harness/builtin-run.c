@@ -248,10 +248,9 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	plan_print(stdout, &selp->plan);
 
 	rc = 1;
-	if (runner_kernels(&ctx, &selp->plan))
+	if (runner_check_arches(&ctx, &selp->plan) || runner_kernels(&ctx, &selp->plan))
 		goto out;
-	ctx.image = image_get(env);
-	if (!ctx.image || interrupted())
+	if (runner_images(&ctx, &selp->plan))
 		goto out;
 	runner_accel(&ctx);
 	if (calibrate_for_plan(&ctx, &selp->plan)) {

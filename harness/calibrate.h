@@ -10,7 +10,8 @@
 #include "runner.h"
 
 /*
- * ctx->copy_slowdown for the plan's runs that ask for it (disk-scale=cpu):
+ * ctx->copy_slowdown[arch] for the plan's runs that ask for it (disk-scale=cpu),
+ * each arch with a guest of its own:
  * from the cache's history (per accelerator and QEMU version), else measured
  * now with one short VM. 0, or -1 when it could not be measured.
  */

@@ -22,6 +22,9 @@ void env_init(struct cmb_env *env)
 	env->linux_source = getenv_or("CMABENCH_LINUX_SOURCE", CMB_LINUX_SOURCE);
 	env->qemu = getenv_or("CMABENCH_QEMU", CMB_QEMU);
 	env->busybox = getenv_or("CMABENCH_BUSYBOX", CMB_BUSYBOX);
+	env->qemu_arm64 = getenv_or("CMABENCH_QEMU_ARM64", CMB_QEMU_ARM64);
+	env->dtc = getenv_or("CMABENCH_DTC", CMB_DTC);
+	env->arm64_userland = getenv_or("CMABENCH_ARM64_USERLAND", CMB_ARM64_USERLAND);
 	env->accel = getenv_or("CMABENCH_ACCEL", "auto");
 	env->jobs = (n > 0 ? (int)n : 1) + 1;
 	env->keep_tree = getenv("CMABENCH_KEEP_TREE") != NULL;

@@ -11,6 +11,9 @@ struct cmb_env {
 	const char *linux_source;  /* tarball or tree */
 	const char *qemu;
 	const char *busybox;
+	const char *qemu_arm64;    /* arch=arm64: qemu-system-aarch64 */
+	const char *dtc;           /* arch=arm64: the device tree compiler */
+	const char *arm64_userland; /* arch=arm64: Debian's arm64 packages, unpacked (root/) */
 	const char *accel;         /* auto, kvm or tcg */
 	int jobs;                  /* make -j */
 	bool keep_tree;            /* keep kernel build trees */

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "image.h"
+#include "elfdeps.h"
 #include "hash.h"
 #include "progress.h"
 #include "util.h"
@@ -16,7 +17,8 @@ static const char *const host_programs[] = {
 	"/usr/bin/fio", "/usr/bin/trace-cmd", "/usr/bin/perf",
 };
 
-/* Our programs: (path in build or source tree, path in the guest). */
+/* Our programs: (path in build or source tree, path in the guest); the
+ * built ones of another arch are in workloads/guest/<arch>/ (make). */
 static const struct { const char *rel; const char *guest; bool built; } own_files[] = {
 	{ "workloads/guest/anon-hog", "/usr/bin/anon-hog", true },
 	{ "workloads/guest/area-fill", "/usr/bin/area-fill", true },
@@ -76,25 +78,82 @@ static int add_closure(struct file_map *m, const char *prog)
 	return 0;
 }
 
-static int collect_files(const struct cmb_env *env, struct file_map *m)
+/* An own file of arch a: x86_64's next to their sources, others' under <arch>/. */
+static char *own_path(const struct cmb_env *env, const struct cmb_arch *a, size_t i)
+{
+	char *rel, *p;
+
+	if (!own_files[i].built)
+		return env_src(env, own_files[i].rel);
+	if (a == arch_default())
+		return env_build(env, own_files[i].rel);
+	rel = xasprintf("workloads/guest/%s/%s", a->name, strrchr(own_files[i].rel, '/') + 1);
+	p = env_build(env, rel);
+	free(rel);
+	return p;
+}
+
+/*
+ * Another arch's programs come from its unpacked userland (Debian's packages
+ * of that arch), their closure from their ELF headers: ldd cannot run them.
+ */
+static int collect_foreign(const struct cmb_env *env, const struct cmb_arch *a, struct file_map *m)
+{
+	char *root = path_join(env->arm64_userland, "root");
+	char *busybox = root_resolve(root, "/bin/busybox");
+	struct strbuf errs = { 0 };
+	int rc = 0;
+
+	if (!busybox) {
+		err_msg("%s/bin/busybox is missing (scripts/install-deps --arm64)", root);
+		free(root);
+		return -1;
+	}
+	map_add(m, busybox, "/bin/busybox");
+	free(busybox);
+	for (size_t i = 0; i < ARRAY_SIZE(host_programs) && !rc; i++) {
+		char *h = root_resolve(root, host_programs[i]);
+
+		if (!h) {
+			err_msg("%s%s is missing (scripts/install-deps --arm64)", root, host_programs[i]);
+			rc = -1;
+			break;
+		}
+		map_add(m, h, host_programs[i]);
+		free(h);
+		if (elf_closure(root, host_programs[i], a->lib_dirs, &m->host, &m->guest, &errs)) {
+			err_msg("the %s image's libraries:\n%s", a->name, errs.buf);
+			rc = -1;
+		}
+	}
+	sb_free(&errs);
+	free(root);
+	return rc;
+}
+
+static int collect_files(const struct cmb_env *env, const struct cmb_arch *a, struct file_map *m)
 {
 	if (!env->busybox || !*env->busybox) {
 		err_msg("no static busybox configured (Debian package busybox-static)");
 		return -1;
 	}
-	map_add(m, env->busybox, "/bin/busybox");
-	for (size_t i = 0; i < ARRAY_SIZE(host_programs); i++) {
-		if (!path_exists(host_programs[i])) {
-			err_msg("%s is missing (run scripts/install-deps)", host_programs[i]);
+	if (a != arch_default()) {
+		if (collect_foreign(env, a, m))
 			return -1;
+	} else {
+		map_add(m, env->busybox, "/bin/busybox");
+		for (size_t i = 0; i < ARRAY_SIZE(host_programs); i++) {
+			if (!path_exists(host_programs[i])) {
+				err_msg("%s is missing (run scripts/install-deps)", host_programs[i]);
+				return -1;
+			}
+			map_add(m, host_programs[i], host_programs[i]);
+			if (add_closure(m, host_programs[i]))
+				return -1;
 		}
-		map_add(m, host_programs[i], host_programs[i]);
-		if (add_closure(m, host_programs[i]))
-			return -1;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(own_files); i++) {
-		char *p = own_files[i].built ? env_build(env, own_files[i].rel)
-					     : env_src(env, own_files[i].rel);
+		char *p = own_path(env, a, i);
 
 		if (!path_exists(p)) {
 			err_msg("%s is missing%s", p, own_files[i].built ? " (run make first)" : "");
@@ -138,7 +197,11 @@ static int stage(const struct cmb_env *env, const struct file_map *m, const char
 			*bytes += st.st_size;
 		free(dst);
 	}
-	/* busybox applets as symlinks, where no real program is installed. */
+	/*
+	 * busybox applets as symlinks, where no real program is installed. The
+	 * list comes from the host's busybox, which can run here: another
+	 * arch's busybox-static is the same Debian version and configuration.
+	 */
 	applets = cmd_output(argv, &status);
 	if (!applets || status) {
 		err_msg("%s --list-full failed", env->busybox);
@@ -174,16 +237,23 @@ static int stage(const struct cmb_env *env, const struct file_map *m, const char
 
 char *image_get(const struct cmb_env *env)
 {
+	return image_get_arch(env, arch_default());
+}
+
+char *image_get_arch(const struct cmb_env *env, const struct cmb_arch *a)
+{
 	struct file_map m = { 0 };
 	struct hash *h;
 	char key[65], *imgdir = NULL, *img = NULL, *tmpdir = NULL, *root = NULL, *tmpimg = NULL;
 	uint64_t bytes;
 	struct progress p;
 
-	if (collect_files(env, &m))
+	if (collect_files(env, a, &m))
 		goto fail;
 	h = hash_new();
 	hash_str(h, "cmabench-image-1");
+	if (a != arch_default())
+		hash_str(h, a->name);
 	for (size_t i = 0; i < m.host.n; i++) {
 		hash_str(h, m.guest.v[i]);
 		if (hash_file(h, m.host.v[i])) {
@@ -194,9 +264,9 @@ char *image_get(const struct cmb_env *env)
 	}
 	hash_final(h, key);
 	imgdir = env_cache(env, "images");
-	img = xasprintf("%s/root-%.16s.img", imgdir, key);
+	img = xasprintf("%s/root-%s%.16s.img", imgdir, a->cache_prefix, key);
 	if (path_exists(img)) {
-		printf("[image] reusing root image %.16s\n", key);
+		printf("[image] reusing %s root image %.16s\n", a->name, key);
 		goto out;
 	}
 	tmpdir = xasprintf("%s/.tmp-%.16s.%d", imgdir, key, (int)getpid());
@@ -207,7 +277,7 @@ char *image_get(const struct cmb_env *env)
 		err_msg("%s: %s", root, strerror(errno));
 		goto fail;
 	}
-	progress_begin(&p, "image", 0);
+	progress_begin(&p, a == arch_default() ? "image" : a->name, 0);
 	if (stage(env, &m, root, &bytes))
 		goto fail_progress;
 	{

@@ -7,9 +7,16 @@
 #ifndef CMB_IMAGE_H
 #define CMB_IMAGE_H
 
+#include "arch.h"
 #include "env.h"
 
-/* Path of an up-to-date root image (built if needed), or NULL. */
+/* Path of an up-to-date x86_64 root image (built if needed), or NULL. */
 char *image_get(const struct cmb_env *env);
+/*
+ * The same for arch a: another arch's programs and libraries come from its
+ * unpacked Debian packages (env->arm64_userland), our programs from
+ * workloads/guest/<arch>/ (cross-built by make).
+ */
+char *image_get_arch(const struct cmb_env *env, const struct cmb_arch *a);
 
 #endif

@@ -1,4 +1,5 @@
 #include "kbuild.h"
+#include "arch.h"
 #include "hash.h"
 #include "history.h"
 #include "kconfig.h"
@@ -62,6 +63,12 @@ static int read_series(const struct cmb_env *env, struct strlist *patches, struc
 	return 0;
 }
 
+/* The variant's i-th fragment for arch: its base.config is the arch's own. */
+static const char *fragment_name(const struct cmb_arch *a, const struct kvariant *v, int i)
+{
+	return !strcmp(v->fragments[i], "base.config") ? a->base_fragment : v->fragments[i];
+}
+
 static char *fragment_path(const struct cmb_env *env, const char *name)
 {
 	char *rel = xasprintf("kernel-patches/configs/%s", name);
@@ -102,25 +109,34 @@ static int hash_source(const struct cmb_env *env, struct hash *h, struct strbuf 
 	return 0;
 }
 
-int kbuild_key(const struct cmb_env *env, const struct kvariant *v, char key[65],
-	       struct strbuf *errs)
+int kbuild_key_arch(const struct cmb_env *env, const struct cmb_arch *a,
+		    const struct kvariant *v, char key[65], struct strbuf *errs)
 {
 	struct hash *h = hash_new();
-	char *gcc_argv[] = { "gcc", "--version", NULL };
+	char *cc_name = arch_cc(a);
+	char *gcc_argv[] = { cc_name, "--version", NULL };
 	char *gcc = cmd_first_line(gcc_argv);
 	int ret = 0;
 
 	if (!errs->buf)
 		sb_init(errs);
 	hash_str(h, RECIPE);
+	/* x86_64 keys stay what they were before there were other arches. */
+	if (a != arch_default()) {
+		hash_str(h, "arch");
+		hash_str(h, a->name);
+		hash_str(h, a->image_target);
+	}
 	hash_str(h, gcc ? gcc : "no-gcc");
 	free(gcc);
+	free(cc_name);
 	if (hash_source(env, h, errs))
 		ret = -1;
 	for (int i = 0; v->fragments[i]; i++) {
-		char *frag = fragment_path(env, v->fragments[i]);
+		const char *name = fragment_name(a, v, i);
+		char *frag = fragment_path(env, name);
 
-		hash_str(h, v->fragments[i]);
+		hash_str(h, name);
 		if (hash_file(h, frag)) {
 			sb_addf(errs, "%s: cannot read config fragment: %s\n", frag, strerror(errno));
 			ret = -1;
@@ -142,6 +158,22 @@ int kbuild_key(const struct cmb_env *env, const struct kvariant *v, char key[65]
 	}
 	hash_final(h, key);
 	return ret;
+}
+
+int kbuild_key(const struct cmb_env *env, const struct kvariant *v, char key[65],
+	       struct strbuf *errs)
+{
+	return kbuild_key_arch(env, arch_default(), v, key, errs);
+}
+
+/* "env ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" before a kernel command. */
+static void add_arch_env(struct strlist *argv, const struct cmb_arch *a)
+{
+	if (!a->cross_compile)
+		return;
+	sl_add(argv, "env");
+	sl_addf(argv, "ARCH=%s", a->kernel_arch);
+	sl_addf(argv, "CROSS_COMPILE=%s", a->cross_compile);
 }
 
 struct build_tick {
@@ -277,8 +309,9 @@ static int apply_patches(const struct cmb_env *env, const char *linux_dir, const
 	return rc;
 }
 
-static int configure_kernel(const struct cmb_env *env, const struct kvariant *v,
-			    const char *linux_dir, const char *log, const char *tag)
+static int configure_kernel(const struct cmb_env *env, const struct cmb_arch *a,
+			    const struct kvariant *v, const char *linux_dir, const char *log,
+			    const char *tag)
 {
 	struct strlist argv = { 0 };
 	struct strbuf errs = { 0 };
@@ -286,22 +319,23 @@ static int configure_kernel(const struct cmb_env *env, const struct kvariant *v,
 	char *name = xasprintf("%s: config", tag);
 	int rc, bad = 0;
 
+	add_arch_env(&argv, a);
 	sl_add(&argv, "scripts/kconfig/merge_config.sh");
 	sl_add(&argv, "-n");  /* allnoconfig base: only what the fragments ask for */
 	for (int i = 0; v->fragments[i]; i++) {
-		char *frag = fragment_path(env, v->fragments[i]);
+		char *frag = fragment_path(env, fragment_name(a, v, i));
 
 		sl_add(&argv, frag);
 		free(frag);
 	}
 	rc = step(name, argv.v, linux_dir, log);
 	for (int i = 0; !rc && v->fragments[i]; i++) {
-		char *frag = fragment_path(env, v->fragments[i]);
+		char *frag = fragment_path(env, fragment_name(a, v, i));
 		struct strlist later = { 0 };
 
 		/* a later fragment's value wins (e.g. debug.config's DEBUG_KERNEL) */
 		for (int j = i + 1; v->fragments[j]; j++) {
-			char *l = fragment_path(env, v->fragments[j]);
+			char *l = fragment_path(env, fragment_name(a, v, j));
 
 			sl_add(&later, l);
 			free(l);
@@ -322,23 +356,26 @@ static int configure_kernel(const struct cmb_env *env, const struct kvariant *v,
 	return rc;
 }
 
-static int compile_kernel(const struct cmb_env *env, const struct kvariant *v,
-			  const char *linux_dir, const char *log, const char *tag,
-			  long *objects)
+static int compile_kernel(const struct cmb_env *env, const struct cmb_arch *a,
+			  const struct kvariant *v, const char *linux_dir, const char *log,
+			  const char *tag, long *objects)
 {
-	char jobs[16], *hkey_s = xasprintf("kbuild.%s.seconds", v->name);
-	char *hkey_o = xasprintf("kbuild.%s.objects", v->name);
-	char *argv[] = { "make", jobs, "bzImage", NULL };
+	char *hkey_s = xasprintf("kbuild.%s%s.seconds", a->cache_prefix, v->name);
+	char *hkey_o = xasprintf("kbuild.%s%s.objects", a->cache_prefix, v->name);
+	struct strlist argv = { 0 };
 	char *name = xasprintf("%s: compile", tag);
 	struct progress p;
 	struct build_tick t = { .prog = &p, .log = log };
 	int rc;
 
-	snprintf(jobs, sizeof(jobs), "-j%d", env->jobs);
+	add_arch_env(&argv, a);
+	sl_add(&argv, "make");
+	sl_addf(&argv, "-j%d", env->jobs);
+	sl_add(&argv, a->image_target);
 	t.expected = history_get(env, hkey_o);
 	/* Never built this variant: another variant's build is a fair guess. */
 	for (unsigned int i = 0; t.expected <= 0 && i < kvariants_count; i++) {
-		char *k = xasprintf("kbuild.%s.objects", kvariants[i].name);
+		char *k = xasprintf("kbuild.%s%s.objects", a->cache_prefix, kvariants[i].name);
 
 		t.expected = history_get(env, k);
 		free(k);
@@ -353,7 +390,7 @@ static int compile_kernel(const struct cmb_env *env, const struct kvariant *v,
 		}
 	}
 	progress_begin(&p, name, history_get(env, hkey_s));
-	rc = run_cmd(argv, linux_dir, log, build_tick, &t);
+	rc = run_cmd(argv.v, linux_dir, log, build_tick, &t);
 	build_tick(&t);
 	double secs = progress_end(&p, rc ? "FAILED" : "done");
 
@@ -364,6 +401,7 @@ static int compile_kernel(const struct cmb_env *env, const struct kvariant *v,
 		print_log_tail(log, 30);
 	}
 	*objects = t.objects;
+	sl_free(&argv);
 	free(name);
 	free(hkey_s);
 	free(hkey_o);
@@ -390,11 +428,53 @@ static char *bzimage_version(const char *path)
 	return buf[0] ? xstrdup(buf) : NULL;
 }
 
-static int collect(const char *tmp, const char *linux_dir, const struct kvariant *v,
+/*
+ * The version in an uncompressed image's banner ("Linux version 6.12.118 ("):
+ * what an arm64 Image carries, where no header points at it.
+ */
+static char *banner_version(const char *path)
+{
+	static const char tag[] = "Linux version ";
+	size_t len;
+	char *data = read_file(path, &len), *ver = NULL;
+
+	if (!data)
+		return NULL;
+	for (char *p = data; p && (size_t)(p - data) + sizeof(tag) < len;) {
+		p = memmem(p, len - (size_t)(p - data), tag, sizeof(tag) - 1);
+		if (!p)
+			break;
+		p += sizeof(tag) - 1;
+		size_t n = strcspn(p, " ");
+
+		/* the banner, not a format string: a digit and a space follow */
+		if (n > 0 && n < 64 && p[0] >= '0' && p[0] <= '9' && p[n] == ' ') {
+			ver = xasprintf("%.*s", (int)n, p);
+			break;
+		}
+	}
+	free(data);
+	return ver;
+}
+
+/* The kernel version an image of arch a carries. */
+static char *image_version(const struct cmb_arch *a, const char *path)
+{
+	return a == arch_default() ? bzimage_version(path) : banner_version(path);
+}
+
+/* The cache's name of the boot image: the make target's file name. */
+static const char *image_file(const struct cmb_arch *a)
+{
+	return strrchr(a->image_path, '/') + 1;
+}
+
+static int collect(const struct cmb_arch *a, const char *tmp, const char *linux_dir,
+		   const struct kvariant *v,
 		   const char *key, double seconds, long objects, bool keep_tree)
 {
-	static const char *const keep[][2] = {
-		{ "arch/x86/boot/bzImage", "bzImage" },
+	const char *const keep[][2] = {
+		{ a->image_path, image_file(a) },
 		{ ".config", "config" },
 		{ "System.map", "System.map" },
 	};
@@ -419,11 +499,12 @@ static int collect(const char *tmp, const char *linux_dir, const struct kvariant
 	}
 	/* Read from the image itself: "make kernelversion" run under make prints
 	 * "Entering directory" lines that would end up in the metadata. */
-	image = path_join(tmp, "bzImage");
-	version = bzimage_version(image);
+	image = path_join(tmp, image_file(a));
+	version = image_version(a, image);
 	free(image);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	json_object_object_add(meta, "variant", json_object_new_string(v->name));
+	json_object_object_add(meta, "arch", json_object_new_string(a->name));
 	json_object_object_add(meta, "key", json_object_new_string(key));
 	json_object_object_add(meta, "version", json_object_new_string(version ? version : "?"));
 	json_object_object_add(meta, "built", json_object_new_string(date));
@@ -453,22 +534,25 @@ static int read_meta(struct kernel *k)
 	/* Caches written before the version came from the image may hold make's
 	 * chatter instead of a version. */
 	if (k->version && strchr(k->version, ' ')) {
-		char *image = path_join(k->dir, "bzImage");
-
 		free(k->version);
-		k->version = bzimage_version(image);
-		free(image);
+		k->version = image_version(k->arch, k->bzimage);
 	}
 	return k->version ? 0 : -1;
 }
 
-/* CMABENCH_BZIMAGE_<VARIANT>=path: a kernel built elsewhere, used as is. */
-static int external_kernel(const struct kvariant *v, struct kernel *k)
+/*
+ * CMABENCH_BZIMAGE_<VARIANT>=path (x86_64), CMABENCH_IMAGE_<ARCH>_<VARIANT>=path
+ * (other arches): a kernel built elsewhere, used as is.
+ */
+static int external_kernel(const struct cmb_arch *a, const struct kvariant *v, struct kernel *k)
 {
-	char var[64];
+	char var[96];
 	const char *path;
 
-	snprintf(var, sizeof(var), "CMABENCH_BZIMAGE_%s", v->name);
+	if (a == arch_default())
+		snprintf(var, sizeof(var), "CMABENCH_BZIMAGE_%s", v->name);
+	else
+		snprintf(var, sizeof(var), "CMABENCH_IMAGE_%s_%s", a->name, v->name);
 	for (char *p = var; *p; p++)
 		*p = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
 	path = getenv(var);
@@ -477,16 +561,18 @@ static int external_kernel(const struct kvariant *v, struct kernel *k)
 	k->bzimage = abs_path(path);
 	k->dir = xstrdup(k->bzimage);
 	snprintf(k->key, sizeof(k->key), "external");
-	k->version = bzimage_version(k->bzimage);
+	k->version = image_version(a, k->bzimage);
 	if (!k->version) {
-		err_msg("%s=%s: not a bzImage", var, path);
+		err_msg("%s=%s: not a %s kernel image", var, path, a->name);
 		return -1;
 	}
-	printf("[kernel %s] using %s (%s, Linux %s)\n", v->name, k->bzimage, var, k->version);
+	printf("[kernel %s%s] using %s (%s, Linux %s)\n", a->cache_prefix, v->name, k->bzimage,
+	       var, k->version);
 	return 0;
 }
 
-int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kernel *k)
+int kbuild_get_arch(const struct cmb_env *env, const struct cmb_arch *a, const struct kvariant *v,
+		    struct kernel *k)
 {
 	struct strbuf errs = { 0 };
 	char *kdir, *tmp, *log, *linux_dir, *tag;
@@ -496,28 +582,30 @@ int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kerne
 
 	memset(k, 0, sizeof(*k));
 	k->variant = v;
-	rc = external_kernel(v, k);
+	k->arch = a;
+	rc = external_kernel(a, v, k);
 	if (rc <= 0)
 		return rc;
-	if (kbuild_key(env, v, k->key, &errs)) {
+	if (kbuild_key_arch(env, a, v, k->key, &errs)) {
 		fputs(errs.buf, stderr);
 		sb_free(&errs);
 		return -1;
 	}
 	sb_free(&errs);
 	kdir = env_cache(env, "kernels");
-	k->dir = xasprintf("%s/%s-%.16s", kdir, v->name, k->key);
-	k->bzimage = path_join(k->dir, "bzImage");
+	k->dir = xasprintf("%s/%s%s-%.16s", kdir, a->cache_prefix, v->name, k->key);
+	k->bzimage = path_join(k->dir, image_file(a));
 	if (path_exists(k->bzimage) && !read_meta(k)) {
-		printf("[kernel %s] reusing %s build %.16s (Linux %s)\n", v->name, v->name, k->key,
-		       k->version);
+		printf("[kernel %s%s] reusing %s build %.16s (Linux %s)\n", a->cache_prefix, v->name,
+		       v->name, k->key, k->version);
 		free(kdir);
 		return 0;
 	}
 
-	tag = xasprintf("kernel %s", v->name);
-	tmp = xasprintf("%s/.tmp-%s-%.16s.%d", kdir, v->name, k->key, (int)getpid());
-	log = xasprintf("%s/%s-%.16s.log", kdir, v->name, k->key);
+	tag = xasprintf("kernel %s%s", a->cache_prefix, v->name);
+	tmp = xasprintf("%s/.tmp-%s%s-%.16s.%d", kdir, a->cache_prefix, v->name, k->key,
+			(int)getpid());
+	log = xasprintf("%s/%s%s-%.16s.log", kdir, a->cache_prefix, v->name, k->key);
 	linux_dir = path_join(tmp, "linux");
 	rm_rf(tmp);
 	if (mkdir_p(tmp)) {
@@ -526,17 +614,19 @@ int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kerne
 		goto out;
 	}
 	unlink(log);
-	printf("[kernel %s] building %.16s; compiler output in %s\n", v->name, k->key, log);
+	printf("[kernel %s%s] building %.16s; compiler output in %s\n", a->cache_prefix, v->name,
+	       k->key, log);
 	t0 = now_ns() / 1e9;
 	rc = get_source(env, tmp, log, tag);
 	if (!rc && v->patched)
 		rc = apply_patches(env, linux_dir, log, tag);
 	if (!rc)
-		rc = configure_kernel(env, v, linux_dir, log, tag);
+		rc = configure_kernel(env, a, v, linux_dir, log, tag);
 	if (!rc)
-		rc = compile_kernel(env, v, linux_dir, log, tag, &objects);
+		rc = compile_kernel(env, a, v, linux_dir, log, tag, &objects);
 	if (!rc)
-		rc = collect(tmp, linux_dir, v, k->key, now_ns() / 1e9 - t0, objects, env->keep_tree);
+		rc = collect(a, tmp, linux_dir, v, k->key, now_ns() / 1e9 - t0, objects,
+			     env->keep_tree);
 	if (!rc && rename(tmp, k->dir)) {
 		err_msg("%s: %s", k->dir, strerror(errno));
 		rc = -1;
@@ -549,9 +639,10 @@ int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kerne
 		rc = read_meta(k);
 	} else {
 		if (interrupted())
-			err_msg("kernel %s: interrupted", v->name);
+			err_msg("kernel %s%s: interrupted", a->cache_prefix, v->name);
 		else
-			err_msg("kernel %s: build failed; log kept in %s", v->name, log);
+			err_msg("kernel %s%s: build failed; log kept in %s", a->cache_prefix, v->name,
+				log);
 		rm_rf(tmp);
 	}
 out:
@@ -561,6 +652,11 @@ out:
 	free(linux_dir);
 	free(kdir);
 	return rc;
+}
+
+int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kernel *k)
+{
+	return kbuild_get_arch(env, arch_default(), v, k);
 }
 
 void kernel_free(struct kernel *k)

@@ -9,22 +9,33 @@
 
 #include <stdbool.h>
 
+#include "arch.h"
 #include "env.h"
 #include "util.h"
 #include "variants.h"
 
 struct kernel {
 	const struct kvariant *variant;
+	const struct cmb_arch *arch;
 	char key[65];
 	char *dir;          /* cache directory of this build */
-	char *bzimage;
+	char *bzimage;      /* the boot image: bzImage (x86_64), Image (arm64) */
 	char *version;      /* make kernelversion */
 };
 
-/* The cache key of a variant from its inputs; errors name the file. */
+/*
+ * The cache key of a variant for an arch from its inputs; errors name the
+ * file. The arch enters the key (with its compiler and boot image) for every
+ * arch but x86_64, whose keys are those of the builds made before arm64.
+ */
+int kbuild_key_arch(const struct cmb_env *env, const struct cmb_arch *a,
+		    const struct kvariant *v, char key[65], struct strbuf *errs);
+/* Builds the variant for arch a unless a build with the same key is cached. */
+int kbuild_get_arch(const struct cmb_env *env, const struct cmb_arch *a, const struct kvariant *v,
+		    struct kernel *k);
+/* The same for x86_64. */
 int kbuild_key(const struct cmb_env *env, const struct kvariant *v, char key[65],
 	       struct strbuf *errs);
-/* Builds the variant unless a build with the same key is cached. */
 int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kernel *k);
 void kernel_free(struct kernel *k);
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* Boots our root image and init; panic=-1 turns a panic into a QEMU exit. */
-#define BASE_CMDLINE "console=ttyS0 root=/dev/vda rw rootfstype=ext4 init=/sbin/init panic=-1 printk.time=1"
+#define BASE_CMDLINE "root=/dev/vda rw rootfstype=ext4 init=/sbin/init panic=-1 printk.time=1"
 
 static char *fmt_size(uint64_t bytes)
 {
@@ -21,8 +21,11 @@ static char *make_cmdline(const struct run_spec *s)
 	struct strbuf sb = { 0 };
 	char *area = fmt_size(s->area);
 
-	sb_add(&sb, BASE_CMDLINE);
-	if (s->setup == SETUP_CMA)
+	sb_addf(&sb, "console=%s " BASE_CMDLINE, s->arch->console);
+	/* Where the device tree declares the area (dtb.c), the command line does not. */
+	if (s->arch->device_tree)
+		;
+	else if (s->setup == SETUP_CMA)
 		sb_addf(&sb, " cma=%s", area);
 	else if (s->setup == SETUP_GCMA)
 		sb_addf(&sb, " gcma=%s", area);

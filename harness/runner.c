@@ -9,6 +9,7 @@
 #include "runner.h"
 #include "dataset.h"
 #include "disk.h"
+#include "dtb.h"
 #include "history.h"
 #include "image.h"
 #include "signals.h"
@@ -23,44 +24,101 @@
 #include <time.h>
 #include <unistd.h>
 
-static struct kernel *kernel_for(struct run_ctx *ctx, const char *variant, int *ok)
+static struct kernel *kernel_for(struct run_ctx *ctx, const struct run_spec *s, int *ok)
 {
 	for (unsigned int i = 0; i < kvariants_count; i++)
-		if (!strcmp(kvariants[i].name, variant)) {
-			*ok = ctx->kernel_ok[i];
-			return &ctx->kernels[i];
+		if (!strcmp(kvariants[i].name, s->kernel)) {
+			unsigned int k = RUNNER_KIDX(arch_index(s->arch), i);
+
+			*ok = ctx->kernel_ok[k];
+			return &ctx->kernels[k];
 		}
 	*ok = 0;
 	return NULL;
+}
+
+static bool plan_uses_arch(const struct plan *plan, const struct cmb_arch *a)
+{
+	for (size_t r = 0; r < plan->n; r++)
+		if (plan->runs[r].spec->arch == a)
+			return true;
+	return false;
+}
+
+int runner_check_arches(const struct run_ctx *ctx, const struct plan *plan)
+{
+	int bad = 0;
+
+	for (unsigned int a = 0; a < cmb_arches_count; a++) {
+		char *missing;
+
+		if (!plan_uses_arch(plan, &cmb_arches[a]))
+			continue;
+		missing = arch_missing(ctx->env, &cmb_arches[a]);
+		if (missing) {
+			err_msg("arch=%s needs what is missing here:\n%s"
+				"install it with: scripts/install-deps --%s, then ./configure && make",
+				cmb_arches[a].name, missing, cmb_arches[a].name);
+			free(missing);
+			bad++;
+		}
+	}
+	return bad ? -1 : 0;
 }
 
 int runner_kernels(struct run_ctx *ctx, const struct plan *plan)
 {
 	int built = 0;
 
-	for (unsigned int i = 0; i < kvariants_count; i++) {
-		bool needed = false;
+	for (unsigned int a = 0; a < cmb_arches_count; a++)
+		for (unsigned int i = 0; i < kvariants_count; i++) {
+			bool needed = false;
+			unsigned int k = RUNNER_KIDX(a, i);
 
-		for (size_t r = 0; r < plan->n; r++)
-			needed |= !strcmp(plan->runs[r].spec->kernel, kvariants[i].name);
-		if (!needed)
-			continue;
-		ctx->kernel_ok[i] = kbuild_get(ctx->env, &kvariants[i], &ctx->kernels[i]) == 0;
-		built += ctx->kernel_ok[i];
-		if (interrupted())
-			return -1;
-	}
+			for (size_t r = 0; r < plan->n; r++)
+				needed |= plan->runs[r].spec->arch == &cmb_arches[a] &&
+					  !strcmp(plan->runs[r].spec->kernel, kvariants[i].name);
+			if (!needed)
+				continue;
+			ctx->kernel_ok[k] = kbuild_get_arch(ctx->env, &cmb_arches[a], &kvariants[i],
+							    &ctx->kernels[k]) == 0;
+			built += ctx->kernel_ok[k];
+			if (interrupted())
+				return -1;
+		}
 	return built ? 0 : -1;
+}
+
+int runner_images(struct run_ctx *ctx, const struct plan *plan)
+{
+	for (unsigned int a = 0; a < cmb_arches_count; a++) {
+		const struct cmb_arch *arch = &cmb_arches[a];
+		char *qv[] = { (char *)arch_qemu(ctx->env, arch), "--version", NULL };
+
+		if (!plan_uses_arch(plan, arch))
+			continue;
+		ctx->images[a] = image_get_arch(ctx->env, arch);
+		if (!ctx->images[a] || interrupted())
+			return -1;
+		ctx->qemu_versions[a] = cmd_first_line(qv);
+		if (!ctx->qemu_versions[a])
+			ctx->qemu_versions[a] = xstrdup("unknown");
+	}
+	return 0;
 }
 
 static void choose_accel(struct run_ctx *ctx)
 {
 	const char *pref = ctx->env->accel;
 	const char *kernel = NULL;
+	const struct cmb_arch *native = NULL;
 
-	for (unsigned int i = 0; i < kvariants_count && !kernel; i++)
-		if (ctx->kernel_ok[i])
-			kernel = ctx->kernels[i].bzimage;
+	/* KVM runs guests of the host's own architecture only: probe with one. */
+	for (unsigned int k = 0; k < RUNNER_MAX_KERNELS && !kernel; k++)
+		if (ctx->kernel_ok[k] && arch_native(ctx->kernels[k].arch)) {
+			kernel = ctx->kernels[k].bzimage;
+			native = ctx->kernels[k].arch;
+		}
 	if (!strcmp(pref, "tcg") || !strcmp(pref, "kvm")) {
 		ctx->accel = pref;
 		ctx->accel_reason = xasprintf("chosen with --accel=%s", pref);
@@ -71,8 +129,13 @@ static void choose_accel(struct run_ctx *ctx)
 		ctx->accel_reason = xstrdup("no usable /dev/kvm");
 		return;
 	}
+	if (!kernel) {
+		ctx->accel = "tcg";
+		ctx->accel_reason = xstrdup("no guest of the host's architecture to run under KVM");
+		return;
+	}
 	printf("[accel] probing KVM (at most %.0f s)\n", ctx->kvm_probe_s);
-	if (kernel && vm_probe_kvm(ctx->env->qemu, kernel, ctx->kvm_probe_s)) {
+	if (vm_probe_kvm(arch_qemu(ctx->env, native), native, kernel, ctx->kvm_probe_s)) {
 		ctx->accel = "kvm";
 		ctx->accel_reason = xstrdup("KVM probe booted a kernel");
 	} else {
@@ -83,11 +146,17 @@ static void choose_accel(struct run_ctx *ctx)
 	printf("[accel] using %s: %s\n", ctx->accel, ctx->accel_reason);
 }
 
+/* The top-level QEMU version: the first arch's the plan uses (runner_images),
+ * else the configured x86_64 QEMU's. */
 static void qemu_version(struct run_ctx *ctx)
 {
 	char *qv[] = { (char *)ctx->env->qemu, "--version", NULL };
 
-	ctx->qemu_version = cmd_first_line(qv);
+	for (unsigned int a = 0; a < RUNNER_MAX_ARCHES && !ctx->qemu_version; a++)
+		if (ctx->qemu_versions[a])
+			ctx->qemu_version = xstrdup(ctx->qemu_versions[a]);
+	if (!ctx->qemu_version)
+		ctx->qemu_version = cmd_first_line(qv);
 	if (!ctx->qemu_version)
 		ctx->qemu_version = xstrdup("unknown");
 }
@@ -254,8 +323,15 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	const char *status;
 	char *scratch = NULL;
 	int kok;
-	struct kernel *k = kernel_for(ctx, s->kernel, &kok);
+	struct kernel *k = kernel_for(ctx, s, &kok);
 	double estimate = history_get(ctx->env, hkey);
+	const struct cmb_arch *arch = s->arch;
+	unsigned int ai = arch_index(arch);
+	/* KVM runs the host's own architecture only; another one is emulated. */
+	const char *accel = arch_native(arch) ? ctx->accel : "tcg";
+	char *accel_reason = arch_native(arch) ? xstrdup(ctx->accel_reason)
+		: xasprintf("an %s guest on a host of another architecture: TCG", arch->name);
+	char *dtb = NULL, *dtb_dir = NULL;
 
 	if (estimate <= 0)
 		estimate = 20 + s->fio_runtime + (s->fio ? s->fio_size / (40.0 * (1 << 20)) : 0);
@@ -266,6 +342,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	if (s->description)
 		json_object_object_add(m, "description", json_object_new_string(s->description));
 	json_object_object_add(m, "kernel_variant", json_object_new_string(s->kernel));
+	json_object_object_add(m, "arch", json_object_new_string(arch->name));
 	if (kok) {
 		json_object_object_add(m, "kernel_version", json_object_new_string(k->version));
 		json_object_object_add(m, "kernel_build_key", json_object_new_string(k->key));
@@ -279,7 +356,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	json_object_object_add(m, "allocations", json_object_new_string(r->allocations));
 	json_object_object_add(m, "disk", json_object_new_string(s->disk));
 	/* disk-scale=cpu: the measured copy slow-down of this host (calibrate.c) */
-	double disk_scale = s->disk_scale > 0 ? s->disk_scale : ctx->copy_slowdown;
+	double disk_scale = s->disk_scale > 0 ? s->disk_scale : ctx->copy_slowdown[ai];
 
 	if (strcmp(s->disk, "host"))
 		json_object_object_add(m, "disk_scale", json_object_new_double(disk_scale));
@@ -302,13 +379,17 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		json_object_object_add(m, "backgrounds", bg);
 	}
 	json_object_object_add(m, "cmdline", json_object_new_string(r->cmdline));
-	json_object_object_add(m, "qemu_version", json_object_new_string(ctx->qemu_version));
+	json_object_object_add(m, "qemu_version",
+			       json_object_new_string(ctx->qemu_versions[ai] ? ctx->qemu_versions[ai]
+									: ctx->qemu_version));
 	json_object_object_add(m, "cmabench_source", json_object_new_string(
 		ctx->source_version ? ctx->source_version : "unknown"));
-	json_object_object_add(m, "root_image", json_object_new_string(
-		strrchr(ctx->image, '/') ? strrchr(ctx->image, '/') + 1 : ctx->image));
-	json_object_object_add(m, "accelerator", json_object_new_string(ctx->accel));
-	json_object_object_add(m, "accelerator_reason", json_object_new_string(ctx->accel_reason));
+	if (ctx->images[ai])
+		json_object_object_add(m, "root_image", json_object_new_string(
+			strrchr(ctx->images[ai], '/') ? strrchr(ctx->images[ai], '/') + 1
+						      : ctx->images[ai]));
+	json_object_object_add(m, "accelerator", json_object_new_string(accel));
+	json_object_object_add(m, "accelerator_reason", json_object_new_string(accel_reason));
 	json_object_object_add(m, "date", json_object_new_string(started));
 	/* Epoch seconds: when runs on one host overlapped (Slurm's tasks). */
 	json_object_object_add(m, "start_unix", json_object_new_int64((int64_t)time(NULL)));
@@ -329,13 +410,30 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	}
 	char *disk_opts = disk_qemu_opts(disk_find(s->disk), disk_scale);
 	struct vm_config vc = {
-		.qemu = ctx->env->qemu, .accel = ctx->accel, .mem_mib = r->mem_mib,
+		.qemu = arch_qemu(ctx->env, arch), .accel = accel, .mem_mib = r->mem_mib,
+		.machine = arch->machine, .cpu = arch->tcg_cpu,
 		.cpus = s->cpus, .kernel = k->bzimage, .cmdline = r->cmdline,
-		.root_img = ctx->image, .scratch_img = scratch, .share_dir = dir,
+		.root_img = ctx->images[ai], .scratch_img = scratch, .share_dir = dir,
 		.console_log = console, .timeout_s = s->timeout, .label = label,
 		.scratch_opts = disk_opts,
 		.estimate_s = estimate,
 	};
+	if (arch->device_tree) {
+		/* QEMU's tree for this very machine plus the set-up's reserved-memory node. */
+		struct strbuf errs = { 0 };
+
+		dtb_dir = xasprintf("%s.dtb.d", scratch);
+		if (dtb_make(ctx->env, &vc, s->setup, s->area, dtb_dir, &dtb, &errs)) {
+			err_msg("%s/%s: %s", r->scn->name, r->name, errs.buf);
+			sb_free(&errs);
+			free(disk_opts);
+			status = "setup-failed";
+			goto record;
+		}
+		sb_free(&errs);
+		vc.dtb = dtb;
+		json_object_object_add(m, "devicetree", json_object_new_string(DTB_SOURCE_NAME));
+	}
 	vm_argv(&vc, &qargv);
 	{
 		json_object *a = json_object_new_array();
@@ -392,6 +490,12 @@ record:
 		unlink(scratch);
 		free(scratch);
 	}
+	if (dtb_dir) {
+		rm_rf(dtb_dir);
+		free(dtb_dir);
+	}
+	free(dtb);
+	free(accel_reason);
 	sl_free(&qargv);
 	free(dir);
 	free(console);
@@ -520,9 +624,12 @@ json_object *runner_top(const struct run_ctx *ctx, const char *stamp)
 
 void runner_free(struct run_ctx *ctx)
 {
-	for (unsigned int i = 0; i < kvariants_count; i++)
+	for (unsigned int i = 0; i < RUNNER_MAX_KERNELS; i++)
 		kernel_free(&ctx->kernels[i]);
-	free(ctx->image);
+	for (unsigned int a = 0; a < RUNNER_MAX_ARCHES; a++) {
+		free(ctx->images[a]);
+		free(ctx->qemu_versions[a]);
+	}
 	free(ctx->accel_reason);
 	free(ctx->qemu_version);
 	free(ctx->source_version);

@@ -13,14 +13,20 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 
+/* Kernels are indexed by arch and variant: RUNNER_KIDX(arch index, variant index). */
+#define RUNNER_MAX_KERNELS 16
+#define RUNNER_MAX_ARCHES 4
+#define RUNNER_KIDX(a, v) ((a) * kvariants_count + (v))
+
 struct run_ctx {
 	const struct cmb_env *env;
-	struct kernel kernels[8];
-	int kernel_ok[8];
-	char *image;
-	const char *accel;
+	struct kernel kernels[RUNNER_MAX_KERNELS];
+	int kernel_ok[RUNNER_MAX_KERNELS];
+	char *images[RUNNER_MAX_ARCHES];  /* root image of each arch the plan uses */
+	const char *accel;          /* for guests of the host's arch; others run under TCG */
 	char *accel_reason;
-	char *qemu_version;
+	char *qemu_version;         /* of the first arch the plan uses (top-level metadata) */
+	char *qemu_versions[RUNNER_MAX_ARCHES]; /* by arch */
 	char *source_version;       /* git describe of the harness's source */
 	char *results_root;
 	char *run_id;
@@ -28,13 +34,19 @@ struct run_ctx {
 	char *finaldir;
 	double kvm_probe_s;
 	long jobs;                  /* VMs at once (--jobs) */
-	double copy_slowdown;       /* host/guest page-copy rate (disk-scale=cpu); 0: unknown */
+	/* host/guest page-copy rate (disk-scale=cpu) by arch index; 0: unknown */
+	double copy_slowdown[RUNNER_MAX_ARCHES];
 	unsigned host_cores;
 };
 
 
-/* Builds (or finds) the kernels the plan needs; -1 if none could be had. */
+/* Every arch of the plan has its tools (else says what to install): 0, or -1. */
+int runner_check_arches(const struct run_ctx *ctx, const struct plan *plan);
+/* Builds (or finds) the kernels the plan needs, for each arch it uses; -1 if
+ * none could be had. */
 int runner_kernels(struct run_ctx *ctx, const struct plan *plan);
+/* The root image of every arch the plan uses, and that arch's QEMU version. */
+int runner_images(struct run_ctx *ctx, const struct plan *plan);
 /* KVM or TCG (env->accel, else a probe), and QEMU's version. */
 void runner_accel(struct run_ctx *ctx);
 /* With stamp: "20261203-142501" (run ids); without: ISO 8601. */

@@ -9,7 +9,7 @@
 
 enum key_type {
 	T_STRING, T_SIZE, T_LONG, T_DURATION, T_DURATION0, T_SETUP, T_LONG_LIST, T_KERNEL,
-	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL, T_DISK, T_DISK_SCALE, T_KEEP,
+	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL, T_DISK, T_DISK_SCALE, T_KEEP, T_ARCH,
 };
 
 struct key_def {
@@ -28,6 +28,9 @@ static const struct key_def keys[] = {
 	  "one line saying what the run is for" },
 	{ "kernel", K_KERNEL, T_KERNEL, OFF(kernel), 0, 0,
 	  "kernel variant: vanilla or gcma" },
+	{ "arch", K_ARCH, T_ARCH, OFF(arch), 0, 0,
+	  "guest architecture: x86_64 or arm64 (QEMU virt; cma and gcma areas come from the "
+	  "device tree's reserved-memory node, not from cma=/gcma=)" },
 	{ "setup", K_SETUP, T_SETUP, OFF(setup), 0, 0,
 	  "none, carveout (area withheld from the guest), cma (cma=area) or gcma (gcma=area)" },
 	{ "area", K_AREA, T_SIZE, OFF(area), 0, 0,
@@ -300,6 +303,16 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 	}
 	case T_BACKGROUND:
 		return bg_list_parse((struct bg_list *)field, val, why);
+	case T_ARCH: {
+		const struct cmb_arch *a = arch_find(val);
+
+		if (!a) {
+			*why = "is not an architecture (x86_64, arm64)";
+			return -1;
+		}
+		*(const struct cmb_arch **)field = a;
+		return 0;
+	}
 	case T_DISK: {
 		char **p = (char **)field;
 
@@ -408,6 +421,7 @@ static void spec_defaults(struct run_spec *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->kernel = xstrdup("vanilla");
+	r->arch = arch_default();
 	r->setup = SETUP_CMA;
 	r->area = 64ull << 20;
 	r->memory = 512ull << 20;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "arch.h"
 #include "util.h"
 #include "workload.h"
 
@@ -25,7 +26,7 @@ enum scn_key {
 	K_ALLOC_PAGES, K_APPEND, K_TRACE, K_SCRIPT, K_BACKGROUND, K_HOG_PERCENT,
 	K_PIN_BUFFER, K_WARMUP, K_ALLOC_BURST, K_ALLOC_HOLD, K_ALLOC_INTERVAL, K_ALLOC_JITTER,
 	K_SEED, K_PIN_MODE, K_JOB, K_BUILD_FILES, K_BUILD_JOBS, K_BUILD_WORK, K_PARALLEL,
-	K_DISK, K_DISK_SCALE, K_FILL, K_FILL_TIMEOUT, K_FILL_KEEP, K_BASELINE,
+	K_DISK, K_DISK_SCALE, K_FILL, K_FILL_TIMEOUT, K_FILL_KEEP, K_BASELINE, K_ARCH,
 	K__COUNT
 };
 
@@ -33,6 +34,7 @@ struct run_spec {
 	char *section;
 	char *description;
 	char *kernel;
+	const struct cmb_arch *arch;   /* guest architecture (arch.h) */
 	enum setup setup;
 	uint64_t area;          /* bytes */
 	uint64_t memory;        /* bytes */

@@ -152,7 +152,14 @@ static json_object *manifest_new(const struct run_ctx *ctx, const struct selecti
 	json_object_object_add(m, "accelerator", json_object_new_string(ctx->accel));
 	json_object_object_add(m, "accelerator_reason", json_object_new_string(ctx->accel_reason));
 	json_object_object_add(m, "qemu_version", json_object_new_string(ctx->qemu_version));
-	json_object_object_add(m, "copy_slowdown", json_object_new_double(ctx->copy_slowdown));
+	/* "copy_slowdown": x86_64 guests'; "copy_slowdown_<arch>": another arch's */
+	for (unsigned int a = 0; a < cmb_arches_count && a < RUNNER_MAX_ARCHES; a++) {
+		char *k = a ? xasprintf("copy_slowdown_%s", cmb_arches[a].name)
+			    : xstrdup("copy_slowdown");
+
+		json_object_object_add(m, k, json_object_new_double(ctx->copy_slowdown[a]));
+		free(k);
+	}
 	json_object_object_add(m, "only", str_array(&sel->only));
 	json_object_object_add(m, "sets", str_array(&sel->sets));
 	json_object_object_add(m, "scenarios", json_object_new_array());
@@ -665,7 +672,7 @@ int submit_task(struct cmb_env *env, const char *stage, long index)
 			ctx.tmpdir = xstrdup(jstr(json_object_array_get_idx(scns, s), "tmpdir"));
 	ctx.results_root = xstrdup(jstr(man, "results_root"));
 	one = (struct plan){ .runs = (struct run *)r, .n = 1 };
-	if (runner_kernels(&ctx, &one) || !(ctx.image = image_get(env)) || interrupted())
+	if (runner_kernels(&ctx, &one) || runner_images(&ctx, &one) || interrupted())
 		goto out;
 	/* The accelerator the submitting host chose: every task alike. */
 	env->accel = jstr(man, "accelerator");
@@ -674,7 +681,13 @@ int submit_task(struct cmb_env *env, const char *stage, long index)
 	ctx.accel_reason = xasprintf("%s (chosen on the submitting host)",
 				     jstr(man, "accelerator_reason"));
 	/* measured on the submitting host, for every task alike */
-	ctx.copy_slowdown = jnum(man, "copy_slowdown");
+	for (unsigned int a = 0; a < cmb_arches_count && a < RUNNER_MAX_ARCHES; a++) {
+		char *k = a ? xasprintf("copy_slowdown_%s", cmb_arches[a].name)
+			    : xstrdup("copy_slowdown");
+
+		ctx.copy_slowdown[a] = jnum(man, k);
+		free(k);
+	}
 	m = runner_run_one(&ctx, r, (size_t)index, sel.plan.n, NULL);
 	{
 		json_object *st;

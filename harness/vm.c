@@ -29,11 +29,18 @@ const char *vm_status_name(enum vm_status s)
 void vm_argv(const struct vm_config *c, struct strlist *a)
 {
 	sl_add(a, c->qemu);
+	if (c->machine) {
+		sl_add(a, "-machine");
+		sl_add(a, c->machine);
+	}
 	sl_add(a, "-accel");
 	sl_add(a, c->accel);
 	if (!strcmp(c->accel, "kvm")) {
 		sl_add(a, "-cpu");
 		sl_add(a, "host");
+	} else if (c->cpu) {
+		sl_add(a, "-cpu");
+		sl_add(a, c->cpu);
 	}
 	sl_add(a, "-m");
 	sl_addf(a, "%lu", c->mem_mib);
@@ -49,6 +56,10 @@ void vm_argv(const struct vm_config *c, struct strlist *a)
 	sl_add(a, "-no-reboot");
 	sl_add(a, "-kernel");
 	sl_add(a, c->kernel);
+	if (c->dtb) {
+		sl_add(a, "-dtb");
+		sl_add(a, c->dtb);
+	}
 	sl_add(a, "-append");
 	sl_add(a, c->cmdline);
 	if (c->root_img) {
@@ -253,11 +264,13 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 	return r->status == VM_OK ? 0 : -1;
 }
 
-bool vm_probe_kvm(const char *qemu, const char *kernel, double timeout_s)
+bool vm_probe_kvm(const char *qemu, const struct cmb_arch *arch, const char *kernel,
+		  double timeout_s)
 {
+	char *cmdline = xasprintf("console=%s panic=-1", arch->console);
 	struct vm_config c = {
-		.qemu = qemu, .accel = "kvm", .mem_mib = 128, .cpus = 1, .kernel = kernel,
-		.cmdline = "console=ttyS0 panic=-1",
+		.qemu = qemu, .accel = "kvm", .machine = arch->machine, .mem_mib = 128, .cpus = 1,
+		.kernel = kernel, .cmdline = cmdline,
 	};
 	struct strlist argv = { 0 };
 	uint64_t end = now_ns() + (uint64_t)(timeout_s * 1e9);
@@ -267,11 +280,14 @@ bool vm_probe_kvm(const char *qemu, const char *kernel, double timeout_s)
 	char line[4096];
 	size_t len = 0;
 
-	if (access("/dev/kvm", R_OK | W_OK))
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		free(cmdline);
 		return false;
+	}
 	vm_argv(&c, &argv);
 	pid = spawn(argv.v, &fd);
 	sl_free(&argv);
+	free(cmdline);
 	if (pid < 0)
 		return false;
 	while (!ok && now_ns() < end && !interrupted()) {

@@ -8,11 +8,15 @@
 
 #include <stdbool.h>
 
+#include "arch.h"
 #include "util.h"
 
 struct vm_config {
 	const char *qemu;
 	const char *accel;          /* "kvm" or "tcg" */
+	const char *machine;        /* -machine (arm64: virt), NULL: QEMU's default */
+	const char *cpu;            /* -cpu under TCG, NULL: QEMU's default (KVM: host) */
+	const char *dtb;            /* -dtb: the device tree to boot with, NULL: QEMU's own */
 	unsigned long mem_mib;
 	long cpus;
 	const char *kernel;
@@ -53,7 +57,11 @@ struct vm_result {
 void vm_argv(const struct vm_config *c, struct strlist *argv);
 int vm_run(const struct vm_config *c, struct vm_result *r);
 const char *vm_status_name(enum vm_status s);
-/* Whether a KVM guest reaches the kernel within timeout_s (KVM hangs in nested guests). */
-bool vm_probe_kvm(const char *qemu, const char *kernel, double timeout_s);
+/*
+ * Whether a KVM guest of arch a reaches the kernel within timeout_s (KVM
+ * hangs in nested guests).
+ */
+bool vm_probe_kvm(const char *qemu, const struct cmb_arch *a, const char *kernel,
+		  double timeout_s);
 
 #endif

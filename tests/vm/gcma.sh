@@ -4,14 +4,17 @@
 # cleancache counters, full-area allocations, fio verification. Then boots
 # with a malformed gcma= and checks the kernel refuses it and goes on.
 # Prints TAP; the numbers of interest go out as "#" comments.
+# GCMA_ARCH=arm64 runs the same checks on an arm64 guest, whose GCMA area
+# comes from the device tree (tests/vm/gcma-arm64.sh).
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 val() { cat "$1" 2>/dev/null || echo 0; }
+ARCH=${GCMA_ARCH:-x86_64}
 
 res=$(mktemp -d)
 trap 'rm -rf "$res"' EXIT
-"$CMABENCH" run --results "$res" gcma-functional
+"$CMABENCH" run --results "$res" --set "arch=$ARCH" gcma-functional
 rc=$?
 run=$(ls -d "$res"/gcma-functional-*/runs/gcma-r1 2>/dev/null | head -n 1)
 con="$run/console.log"
@@ -77,7 +80,7 @@ held=$(val "$run/cleancache-mutate-start/cached_pages")
 check "cleancache held over 1000 pages of the file when it was mutated ($held)" [ "$held" -gt 1000 ]
 
 # A malformed gcma= is refused with a message; the boot goes on, no area.
-"$CMABENCH" run --results "$res/bad" --set setup=none --set script= \
+"$CMABENCH" run --results "$res/bad" --set "arch=$ARCH" --set setup=none --set script= \
 	--set 'append=gcma=64Q cma=64M' gcma-functional > "$res/bad.log" 2>&1
 bad=$(ls -d "$res"/bad/gcma-functional-*/runs/gcma-r1 2>/dev/null | head -n 1)
 check "the guest still boots with gcma=64Q" grep -qx ok "$bad/status"
