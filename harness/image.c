@@ -28,6 +28,7 @@ static const struct { const char *rel; const char *guest; bool built; } own_file
 	{ "workloads/guest/copy-rate", "/usr/bin/copy-rate", true },
 	{ "workloads/guest/pin-io", "/usr/bin/pin-io", true },
 	{ "workloads/guest/stale-read", "/usr/bin/stale-read", true },
+	{ "workloads/guest/dio-window", "/usr/bin/dio-window", true },
 	{ "workloads/guest/init", "/sbin/init", false },
 };
 
