@@ -4,3 +4,11 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 notok() { n=$((n + 1)); echo "not ok $n - $*"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
+
+# What a kernel prints when something went wrong: oopses and BUGs (KASAN,
+# sleeping in atomic context, bad page state), WARNINGs (lockdep, DEBUG_VM,
+# DEBUG_LIST), list corruption, stalls. no_splat FILE succeeds when FILE has
+# none; splats FILE prints the first few as TAP comments.
+SPLAT='BUG:|Oops|WARNING:|kernel BUG at|Call Trace:|list_(add|del) corruption|Bad page|detected stall|blocked for more than'
+no_splat() { ! grep -qE "$SPLAT" "$1"; }
+splats() { grep -E "$SPLAT" "$1" 2>/dev/null | head -n 5 | sed 's/^/# splat: /'; }

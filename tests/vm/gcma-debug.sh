@@ -1,0 +1,84 @@
+#!/bin/sh
+# VM test of the GCMA series on the gcma-debug kernel (KASAN, lockdep,
+# DEBUG_VM, DEBUG_LIST, DEBUG_ATOMIC_SLEEP, page_owner, MEMORY_FAILURE):
+# 1. every check of tests/vm/gcma.sh (gcma-functional: KUnit with
+#    init_on_alloc=1, so its zeroing case runs; full-area allocations;
+#    fio verification; mutations; O_DIRECT), at 384 MiB (KASAN's shadow
+#    leaves fio too little memory in 256);
+# 2. a stress run on 2 vCPUs: the area kept full of cached pages, two
+#    cma-alloc loops taking ranges back at once, O_DIRECT and buffered
+#    writers racing buffered readers (stale-read), then dio-window;
+# each console free of any splat. Prints TAP.
+: "${CMABENCH:?set by make check}"
+: "${TESTS_BUILDDIR:?set by make check}"
+
+export GCMA_KERNEL=gcma-debug GCMA_MEMORY=384M GCMA_APPEND="init_on_alloc=1 page_owner=on"
+# gcma.sh's checks, in this shell: run, con and res come from it.
+# shellcheck source=tests/vm/gcma.sh
+. "$(dirname "$0")/gcma.sh"
+# shellcheck disable=SC2154
+check "functional: KASAN was on" grep -q "KernelAddressSanitizer initialized" "$con"
+check "functional: lockdep was on" grep -q "Lock dependency validator" "$con"
+check "functional: the KUnit init_on_alloc case ran on both areas (not skipped)" \
+	grep -q "gcma_test_init_on_alloc: pass:2 fail:0 skip:0" "$con"
+check "functional: the KUnit hwpoison case ran (not skipped)" \
+	sh -c "grep -E 'ok [0-9]+ cc_test_hwpoison' '$con' | grep -qv SKIP"
+
+cat > "$res/stress.scn" <<SCN
+; the area full of cached pages, allocations and mixed I/O on 2 vCPUs
+[global]
+kernel=gcma-debug
+setup=gcma
+area=64M
+memory=384M
+cpus=2
+scratch=2G
+fill=90
+alloc-count=0
+trace=
+script=gcma-stress.sh
+append=init_on_alloc=1 page_owner=on STRESS_SECONDS=${STRESS_SECONDS:-45}
+timeout=20m
+
+[stress]
+SCN
+"$CMABENCH" run --results "$res/stress" "$res/stress.scn"
+rc=$?
+run=$(ls -d "$res"/stress/stress-*/runs/stress-r1 2>/dev/null | head -n 1)
+con="$run/console.log"
+check "stress: cmabench run succeeded (exit $rc, status $(val "$run/status"))" [ "$rc" -eq 0 ]
+fill=$(tail -n 1 "$run/fill.csv" 2>/dev/null)
+check "stress: the area was filled before the stress began ($fill)" \
+	sh -c "echo '$fill' | grep -q ',filled'"
+
+# Allocations: how many of each loop succeeded, and how many calls of the
+# two loops overlapped in time (both in cma_alloc at once).
+for a in small large; do
+	s=$(awk -F, 'NR > 1 && $6 == 1' "$run/alloc-$a.csv" 2>/dev/null | wc -l)
+	f=$(awk -F, 'NR > 1 && $6 != 1' "$run/alloc-$a.csv" 2>/dev/null | wc -l)
+	echo "# stress: $a allocations: $s succeeded, $f failed"
+	check "stress: the $a allocation loop made successful allocations ($s)" [ "$s" -gt 0 ]
+done
+both=$(awk -F, 'FNR == 1 { f++; next }
+	f == 1 { s[++n] = $4; e[n] = $4 + $5; next }
+	{ for (i = 1; i <= n; i++) if (s[i] < $4 + $5 && $4 < e[i]) { o++; break } }
+	END { print o + 0 }' "$run/alloc-small.csv" "$run/alloc-large.csv" 2>/dev/null)
+echo "# stress: large allocations that overlapped a small one: $both"
+check "stress: allocations of the two loops ran at the same time ($both overlapping)" [ "${both:-0}" -gt 0 ]
+tb0=$(val "$run/cleancache-start/taken_back"); tb1=$(val "$run/cleancache-end/taken_back")
+check "stress: allocations took cached pages back from cleancache (taken_back +$((tb1 - tb0)))" \
+	[ "$tb1" -gt "$tb0" ]
+
+line=$(cat "$run/stale-read.txt" 2>/dev/null)
+echo "# stress: stale-read: $line"
+sed 's/^/# /' "$run/stale-read.err" 2>/dev/null | head -n 3
+check "stress: stale-read ran and found no stale, damaged or failed read" \
+	sh -c "echo '$line' | grep -q ' stale=0 corrupt=0 errors=0' && ! echo '$line' | grep -q ' reads=0 '"
+w=$(cat "$run/dio-window.txt" 2>/dev/null)
+echo "# stress: dio-window: $w"
+check "stress: dio-window ran its 3 rounds with no stale, damaged or failed read" \
+	sh -c "echo '$w' | grep -q ' rounds=3 .* stale=0 corrupt=0 errors=0'"
+check "stress: KASAN and lockdep were on" \
+	sh -c "grep -q 'KernelAddressSanitizer initialized' '$con' && grep -q 'Lock dependency validator' '$con'"
+splats "$con"
+check "stress: no BUG, KASAN report, lockdep or DEBUG_VM warning, or stall on the console" no_splat "$con"
