@@ -4,7 +4,8 @@
 # reserved-memory node (shared-dma-pool, reusable, "guarantee"), not gcma=.
 # Runs every check of tests/vm/gcma.sh on it, then checks that the area came
 # from the device tree, and that a device-tree area without "guarantee"
-# stays a plain CMA area on the same kernel. Prints TAP.
+# stays a plain CMA area on the same kernel; then tests/vm/gcma-stale.sh's
+# integrity checks on arm64. Prints TAP.
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 if [ "${CMABENCH_ARM64:-no}" != yes ]; then
@@ -59,3 +60,7 @@ check "no cleancache backend was registered for it" \
 okrows=$(awk -F, 'NR > 1 && $3 == 1024 && $6 == 1' "$plain/alloc.csv" 2>/dev/null | wc -l)
 check "four 1024-page allocations from the plain CMA area succeeded ($okrows/4)" [ "$okrows" -eq 4 ]
 check "no BUG or oops on its console" no_splat "$plain/console.log"
+
+# The integrity tests of tests/vm/gcma-stale.sh on arm64 guests.
+# shellcheck source=tests/vm/gcma-stale.sh
+. "$(dirname "$0")/gcma-stale.sh"

@@ -12,17 +12,19 @@
 # No read may return a block older than a write that completed before it
 # (stale), none a damaged block (corrupt). The vanilla kernel runs the same
 # load as a check of the checker. CMABENCH_STALE_APPEND adds to the gcma
-# kernels' command line. Prints TAP.
+# kernels' command line; GCMA_ARCH=arm64 runs it on arm64 guests
+# (tests/vm/gcma-arm64.sh sources it after its own checks). Prints TAP.
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 val() { cat "$1" 2>/dev/null || echo 0; }
 
-res=$(mktemp -d)
+res=${res:-$(mktemp -d)}
 trap 'rm -rf "$res"' EXIT
 extra=${CMABENCH_STALE_APPEND:-}
 cat > "$res/stale.scn" <<SCN
 [global]
+arch=${GCMA_ARCH:-x86_64}
 memory=256M
 cpus=2
 scratch=1G
@@ -62,9 +64,9 @@ area=64M
 cpus=1
 append=STALE_SECONDS=30 cleancache.evict=none $extra
 SCN
-"$CMABENCH" run --results "$res" "$res/stale.scn"
+"$CMABENCH" run --results "$res/stale" "$res/stale.scn"
 rc=$?
-dir=$(ls -d "$res"/stale-* 2>/dev/null | head -n 1)
+dir=$(ls -d "$res"/stale/stale-* 2>/dev/null | head -n 1)
 check "cmabench run of the stale-read scenario finished (exit $rc)" [ -d "$dir" ]
 for r in vanilla lru none lru-1cpu none-1cpu; do
 	run="$dir/runs/$r-r1"
