@@ -74,7 +74,7 @@ for r in vanilla lru none lru-1cpu none-1cpu; do
 	echo "# $r dio-window: $w"
 	sed 's/^/# /' "$run/dio-window.err" 2>/dev/null | head -n 3
 	wr=$(echo "$w" | sed -n 's/.* window_reads=\([0-9]*\).*/\1/p')
-	check "$r: dio-window read during every O_DIRECT write (5 rounds, ${wr:-0} reads in the window)" \
+	check "$r: dio-window ran 5 rounds and read while the O_DIRECT writes ran (${wr:-0} reads)" \
 		sh -c "echo '$w' | grep -q ' rounds=5 ' && [ ${wr:-0} -gt 0 ]"
 	check "$r: dio-window: no stale, damaged or failed read" \
 		sh -c "echo '$w' | grep -q ' stale=0 corrupt=0 errors=0'"
