@@ -54,3 +54,14 @@ check "--loop ends cleanly on SIGTERM" [ $? -eq 0 ]
 rows=$(tail -n +2 "$d/l.csv" | wc -l)
 check "--loop went round the sweep more than once ($rows requests)" [ "$rows" -gt 3 ]
 check "--loop keeps plan order: 1 2 4 1 2 4 ..." sh -c "tail -n +2 '$d/l.csv' | cut -d, -f3 | head -n 6 | tr '\n' ' ' | grep -qx '1 2 4 1 2 4 '"
+
+# --free-lock: the free waits for the lock another driver holds.
+mkdir -p "$d/locked" && : > "$d/locked/alloc" && : > "$d/locked/free"
+flock "$d/free.lock" sh -c "sleep 1; : > '$d/marker'" &
+hp=$!
+sleep 0.3
+"$DRIVER" --dir "$d" --area locked --count 1 --pages 2 --free-lock "$d/free.lock" --out "$d/k.csv" 2> /dev/null
+check "--free-lock: the driver ran" [ $? -eq 0 ]
+check "--free-lock: its free waited for the lock's holder" [ -e "$d/marker" ]
+check "--free-lock: then freed its 2 pages" [ "$(cat "$d/locked/free")" = 2 ]
+wait "$hp"

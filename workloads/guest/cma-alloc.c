@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -84,18 +85,33 @@ static int write_pages(const char *path, long pages)
 	return e;
 }
 
+/* Frees through path, under an exclusive flock of lock_fd when >= 0. */
+static int free_pages(const char *path, long pages, int lock_fd)
+{
+	int e;
+
+	if (lock_fd >= 0 && flock(lock_fd, LOCK_EX))
+		return errno;
+	e = write_pages(path, pages);
+	if (lock_fd >= 0)
+		flock(lock_fd, LOCK_UN);
+	return e;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: cma-alloc --area NAME [--dir DIR] [--count N] [--pages P[,P...]]\n"
 		"                 [--burst K] [--hold-ms MS] [--interval-ms MS] [--jitter-ms MS]\n"
-		"                 [--seed S] [--out FILE] [--loop]\n"
+		"                 [--seed S] [--out FILE] [--loop] [--free-lock FILE]\n"
 		"For each size, N bursts of K allocations through DIR/NAME/alloc (default\n"
 		"DIR /sys/kernel/debug/cma), held MS, freed through DIR/NAME/free. CSV:\n"
 		"seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,\n"
 		"area_total,area_tenants,area_occupancy_pct (the area's state just before the\n"
 		"burst's first request: tenants are movable pages in a CMA area, cached pages\n"
-		"in a GCMA one)\n");
+		"in a GCMA one). --free-lock: frees under an flock of FILE, for drivers that\n"
+		"share an area: debugfs keeps one list of allocations per area, and a free\n"
+		"that finds it emptied by another driver's free frees nothing (mm/cma_debug.c)\n");
 }
 
 static int parse_num(const char *opt, const char *s, double min, double *out)
@@ -125,17 +141,18 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "loop", no_argument, NULL, 'l' },
+		{ "free-lock", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *dir = "/sys/kernel/debug/cma", *area = NULL, *out = NULL;
+	const char *dir = "/sys/kernel/debug/cma", *area = NULL, *out = NULL, *lock = NULL;
 	double count = 1, burst = 1, hold = 0, interval = 0, jitter = 0, seed = 1;
 	long sizes[MAX_SIZES];
-	int nsizes = 0, c, seq = 0, bursts = 0, failures = 0, loop = 0;
+	int nsizes = 0, c, seq = 0, bursts = 0, failures = 0, loop = 0, lock_fd = -1;
 	char alloc_path[4096], free_path[4096];
 	FILE *f = stdout;
 
-	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:h", opts, NULL)) != -1) {
 		char *end, *tok, *save = NULL;
 		int bad = 0;
 
@@ -161,6 +178,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'l': loop = 1; break;
+		case 'L': lock = optarg; break;
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
 		}
@@ -187,6 +205,10 @@ int main(int argc, char **argv)
 	snprintf(free_path, sizeof(free_path), "%s/%s/free", dir, area);
 	if (access(alloc_path, W_OK)) {
 		fprintf(stderr, "cma-alloc: %s: %s\n", alloc_path, strerror(errno));
+		return 1;
+	}
+	if (lock && (lock_fd = open(lock, O_RDWR | O_CREAT, 0644)) < 0) {
+		fprintf(stderr, "cma-alloc: %s: %s\n", lock, strerror(errno));
 		return 1;
 	}
 	if (out && !(f = fopen(out, "w"))) {
@@ -226,7 +248,7 @@ int main(int argc, char **argv)
 				sleep_ms(hold);
 				t_free0 = now_ns();
 				/* debugfs frees whole earlier allocations, up to the count written */
-				if (held && write_pages(free_path, held)) {
+				if (held && free_pages(free_path, held, lock_fd)) {
 					fprintf(stderr, "cma-alloc: freeing %ld pages: %s\n", held, strerror(errno));
 					return 1;
 				}
