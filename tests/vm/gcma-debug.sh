@@ -57,7 +57,9 @@ for a in small large; do
 	s=$(awk -F, 'NR > 1 && $6 == 1' "$run/alloc-$a.csv" 2>/dev/null | wc -l)
 	f=$(awk -F, 'NR > 1 && $6 != 1' "$run/alloc-$a.csv" 2>/dev/null | wc -l)
 	echo "# stress: $a allocations: $s succeeded, $f failed"
-	check "stress: the $a allocation loop made successful allocations ($s)" [ "$s" -gt 0 ]
+	# failures come only from the bitmap's fragmentation by the other loop
+	check "stress: at least 90% of the $a allocation loop's requests succeeded ($s of $((s + f)))" \
+		[ "$s" -gt 0 ] && [ $((s * 10)) -ge $(((s + f) * 9)) ]
 done
 both=$(awk -F, 'FNR == 1 { f++; next }
 	f == 1 { s[++n] = $4; e[n] = $4 + $5; next }
