@@ -59,7 +59,7 @@ for a in small large; do
 	echo "# stress: $a allocations: $s succeeded, $f failed"
 	# failures come only from the bitmap's fragmentation by the other loop
 	check "stress: at least 90% of the $a allocation loop's requests succeeded ($s of $((s + f)))" \
-		[ "$s" -gt 0 ] && [ $((s * 10)) -ge $(((s + f) * 9)) ]
+		sh -c "[ $s -gt 0 ] && [ $((s * 10)) -ge $(((s + f) * 9)) ]"
 done
 both=$(awk -F, 'FNR == 1 { f++; next }
 	f == 1 { s[++n] = $4; e[n] = $4 + $5; next }
