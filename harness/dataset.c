@@ -210,6 +210,7 @@ static void run_from_json(struct ds_run *r, json_object *m)
 	set_int(&r->vms_beside, ds_jint(m, "vms_beside"));
 	set_str(&r->baseline, ds_jstr(m, "baseline"));
 	set_str(&r->disk, ds_jstr(m, "disk"));
+	set_str(&r->arch, ds_jstr(m, "arch"));
 	if (json_object_object_get_ex(m, "disk_scale", &v))
 		r->disk_scale = json_object_get_double(v);
 	if (ds_jint(m, "fill_target_pct") > 0)
@@ -385,6 +386,7 @@ static void finish_run(struct dataset *ds, struct ds_run *r, json_object *top, c
 	set_str(&r->kernel_version, "?");
 	set_str(&r->accel, "?");
 	set_str(&r->disk, "host");
+	set_str(&r->arch, "x86_64");
 	if (!r->status) {
 		r->status = xstrdup("unknown");
 		ds_problem(r, "status", "no status (neither metadata.json nor status file)");
@@ -480,6 +482,7 @@ void dataset_free(struct dataset *ds)
 		free(r->fill_status);
 		free(r->baseline);
 		free(r->disk);
+		free(r->arch);
 		sl_free(&r->problems);
 	}
 	for (size_t i = 0; i < ds->nfios; i++) {

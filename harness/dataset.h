@@ -39,6 +39,7 @@ struct ds_run {
 	bool fill_planned;          /* metadata: fill_target_pct > 0 */
 	char *disk;                 /* storage model of the scratch disk, "?" unknown */
 	double disk_scale;          /* its speed was divided by this (disk-scale); 1: not */
+	char *arch;                 /* guest architecture; x86_64 for runs that predate the key */
 	char *baseline;             /* metadata: the scenario's baseline section, or NULL */
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };

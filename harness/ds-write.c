@@ -165,7 +165,7 @@ char *dataset_runs_csv(const struct dataset *ds)
 
 	sb_init(&sb);
 	sb_add(&sb, "run,section,rep,setup,kernel,status,disk,disk_scale,fill_target_pct,fill_reached_pct,"
-	       "fill_seconds,fill_status,fill_anon_mb,vms_beside\n");
+	       "fill_seconds,fill_status,fill_anon_mb,vms_beside,arch\n");
 	for (size_t i = 0; i < ds->nruns; i++) {
 		const struct ds_run *r = &ds->runs[i];
 
@@ -184,6 +184,8 @@ char *dataset_runs_csv(const struct dataset *ds)
 		else
 			sb_addf(&sb, ",%.0f", r->fill_anon_mb);
 		csv_put_ll(&sb, r->vms_beside, -1);
+		sb_add(&sb, ",");
+		csv_put_str(&sb, r->arch ? r->arch : "?");
 		sb_add(&sb, "\n");
 	}
 	return sb_detach(&sb);

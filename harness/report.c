@@ -702,8 +702,8 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 		sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", "section", "set-up", "kernel",
 			"disk", "area before the allocations", "runs ok/all", "left out");
 	for (size_t s = 0; s < ds->sections.n; s++) {
-		const char *setup = "?", *kernel = "?";
-		char *disk = NULL;
+		const char *setup = "?", *kernel = "?", *arch = "x86_64";
+		char *disk = NULL, *kcell;
 		size_t ok = 0, all = 0;
 		struct strbuf out;
 		char *fill = fill_summary(ds, ds->sections.v[s]);
@@ -716,6 +716,7 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 				continue;
 			setup = r->setup;
 			kernel = r->kernel;
+			arch = r->arch ? r->arch : "?";
 			free(disk);
 			/* a scaled model shows its divisor: emmc/14.2 */
 			disk = r->disk_scale > 1.005
@@ -729,16 +730,19 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 				sb_addf(&out, "%s%s (not-filled: %.1f%% of %.0f%%)", out.len ? ", " : "",
 					r->name, r->fill_reached, r->fill_target);
 		}
+		/* x86_64 goes unsaid; another arch is named beside its kernel */
+		kcell = strcmp(arch, "x86_64") ? xasprintf("%s (%s)", kernel, arch) : xstrdup(kernel);
 		if (txt) {
 			char n[32];
 
 			snprintf(n, sizeof(n), "%zu/%zu", ok, all);
 			sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", ds->sections.v[s], setup,
-				kernel, disk ? disk : "?", fill, n, out.len ? out.buf : "-");
+				kcell, disk ? disk : "?", fill, n, out.len ? out.buf : "-");
 		}
 		if (md)
 			sb_addf(md, "| %s | %s | %s | %s | %s | %zu / %zu | %s |\n", ds->sections.v[s],
-				setup, kernel, disk ? disk : "?", fill, ok, all, out.len ? out.buf : "-");
+				setup, kcell, disk ? disk : "?", fill, ok, all, out.len ? out.buf : "-");
+		free(kcell);
 		sb_free(&out);
 		free(fill);
 		free(disk);

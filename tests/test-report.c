@@ -332,6 +332,25 @@ static void test_mixed_parallelism(void **state)
 	dataset_free(&ds);
 }
 
+/* Sections of another arch name it beside their kernel; x86_64 goes unsaid. */
+static void test_arch_named(void **state)
+{
+	struct dataset ds;
+	struct strbuf md = { 0 };
+
+	(void)state;
+	fake(&ds);
+	for (size_t i = 0; i < ds.nruns; i++)
+		ds.runs[i].arch = xstrdup(i < RUNS ? "x86_64" : "arm64");
+	sb_init(&md);
+	report_dataset(&ds, NULL, NULL, &md);
+	assert_non_null(strstr(md.buf, "| slow | gcma | gcma (arm64) |"));
+	assert_non_null(strstr(md.buf, "| fast | cma | vanilla |"));
+	assert_null(strstr(md.buf, "x86_64"));
+	sb_free(&md);
+	dataset_free(&ds);
+}
+
 /*
  * The marks: q from Benjamini-Hochberg over every registered test, and
  * no mark where the per-run ranges are nested, however small q.
@@ -467,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_significant),
 		cmocka_unit_test(test_fdr_marks),
 		cmocka_unit_test(test_mixed_parallelism),
+		cmocka_unit_test(test_arch_named),
 		cmocka_unit_test(test_overlap_and_failed_runs),
 		cmocka_unit_test(test_bursts),
 		cmocka_unit_test(test_problems_listed),
