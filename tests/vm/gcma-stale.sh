@@ -32,7 +32,7 @@ alloc-count=0
 trace=
 script=stale-read.sh
 timeout=10m
-append=STALE_SECONDS=30
+append=STALE_SECONDS=20
 
 [vanilla]
 kernel=vanilla
@@ -42,27 +42,27 @@ setup=none
 kernel=gcma
 setup=gcma
 area=64M
-append=STALE_SECONDS=30 cleancache.evict=lru $extra
+append=STALE_SECONDS=20 cleancache.evict=lru $extra
 
 [none]
 kernel=gcma
 setup=gcma
 area=64M
-append=STALE_SECONDS=30 cleancache.evict=none $extra
+append=STALE_SECONDS=20 cleancache.evict=none $extra
 
 [lru-1cpu]
 kernel=gcma
 setup=gcma
 area=64M
 cpus=1
-append=STALE_SECONDS=30 cleancache.evict=lru $extra
+append=STALE_SECONDS=20 cleancache.evict=lru $extra
 
 [none-1cpu]
 kernel=gcma
 setup=gcma
 area=64M
 cpus=1
-append=STALE_SECONDS=30 cleancache.evict=none $extra
+append=STALE_SECONDS=20 cleancache.evict=none $extra
 SCN
 "$CMABENCH" run --results "$res/stale" "$res/stale.scn"
 rc=$?
