@@ -36,18 +36,26 @@ int cmd_build(int argc, char **argv, struct cmb_env *env)
 		err_msg("build: --arch %s: not an architecture (x86_64, arm64)", o.arch);
 		return 2;
 	}
-	for (int i = first; i < argc; i++)
-		if (!kvariant_find(argv[i])) {
+	for (int i = first; i < argc; i++) {
+		const struct kvariant *v = kvariant_find(argv[i]);
+
+		if (!v) {
 			err_msg("build: unknown kernel variant '%s' (try --help)", argv[i]);
 			return 2;
 		}
+		if (!kvariant_suits(v, a->name)) {
+			err_msg("build: kernel variant '%s' is for %s only", v->name, v->only_arch);
+			return 2;
+		}
+	}
 	for (unsigned int v = 0; v < kvariants_count && !interrupted(); v++) {
 		struct kernel k;
 		bool wanted = first >= argc;
 
 		for (int i = first; i < argc; i++)
 			wanted |= !strcmp(argv[i], kvariants[v].name);
-		if (!wanted)
+		/* all variants: those of this arch */
+		if (!wanted || !kvariant_suits(&kvariants[v], a->name))
 			continue;
 		if (kbuild_get_arch(env, a, &kvariants[v], &k))
 			failed++;

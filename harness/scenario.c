@@ -535,6 +535,9 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 		verr(errs, path, r, K_AREA,
 		     "%llu MiB leaves less than 96 MiB of the guest's %llu MiB",
 		     (unsigned long long)(r->area >> 20), (unsigned long long)(r->memory >> 20));
+	if (kv && r->arch && !kvariant_suits(kv, r->arch->name))
+		verr(errs, path, r, K_KERNEL, "%s is for %s only (arch %s)", r->kernel, kv->only_arch,
+		     r->arch->name);
 	if (r->setup == SETUP_GCMA && kv && !kv->has_gcma)
 		verr(errs, path, r, K_SETUP, "gcma needs kernel=gcma (kernel %s has no gcma=)", r->kernel);
 	if (setup_area_name(r->setup) && r->alloc_count > 0) {

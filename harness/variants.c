@@ -22,6 +22,8 @@ const struct kvariant kvariants[] = {
 		.patched = true,
 		.fragments = { "base.config", "gcma.config", "debug.config" },
 		.has_gcma = true,
+		/* debug.config sets X86_MCE (MEMORY_FAILURE's hwpoison on x86) */
+		.only_arch = "x86_64",
 	},
 };
 
@@ -33,4 +35,9 @@ const struct kvariant *kvariant_find(const char *name)
 		if (!strcmp(kvariants[i].name, name))
 			return &kvariants[i];
 	return NULL;
+}
+
+bool kvariant_suits(const struct kvariant *v, const char *arch)
+{
+	return !v->only_arch || !strcmp(v->only_arch, arch);
 }

@@ -10,11 +10,13 @@ struct kvariant {
 	bool patched;              /* applies kernel-patches/series */
 	const char *fragments[4];  /* under kernel-patches/configs/, NULL-terminated */
 	bool has_gcma;             /* understands gcma= */
+	const char *only_arch;     /* the one arch its fragments suit, NULL: every arch */
 };
 
 extern const struct kvariant kvariants[];
 extern const unsigned int kvariants_count;
 
 const struct kvariant *kvariant_find(const char *name);
+bool kvariant_suits(const struct kvariant *v, const char *arch);
 
 #endif

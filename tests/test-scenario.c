@@ -101,6 +101,12 @@ static void test_gcma_on_vanilla(void **state)
 	expect_error("gcma-on-vanilla.scn", "5: setup:", "needs kernel=gcma");
 }
 
+static void test_debug_on_arm64(void **state)
+{
+	(void)state;
+	expect_error("debug-on-arm64.scn", "4: kernel:", "gcma-debug is for x86_64 only (arch arm64)");
+}
+
 static void test_missing_fio_job(void **state)
 {
 	(void)state;
@@ -319,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_area_too_big),
 		cmocka_unit_test(test_sweep_too_big),
 		cmocka_unit_test(test_gcma_on_vanilla),
+		cmocka_unit_test(test_debug_on_arm64),
 		cmocka_unit_test(test_missing_fio_job),
 		cmocka_unit_test(test_duplicate_section),
 		cmocka_unit_test(test_no_equals),
