@@ -3,6 +3,8 @@
 n=${n:-0}  # kept when a test sources another (gcma-arm64.sh, gcma-debug.sh)
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+# val FILE: its content, 0 when it cannot be read (a counter that is missing)
+val() { cat "$1" 2>/dev/null || echo 0; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
 # What a kernel prints when something went wrong: oopses and BUGs (KASAN,

@@ -43,7 +43,6 @@ SCN
 rc=$?
 dir=$(ls -d "$res"/fill-* 2>/dev/null | head -n 1)
 check "cmabench run of a filled scenario succeeded (exit $rc)" [ "$rc" -eq 0 ]
-val() { cat "$1" 2>/dev/null || echo 0; }
 for r in cma-r1 gcma-r1; do
 	run="$dir/runs/$r"
 	st=$(awk -F, 'NR == 2 { print $5 }' "$run/fill.csv" 2>/dev/null)

@@ -17,7 +17,6 @@
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
-val() { cat "$1" 2>/dev/null || echo 0; }
 
 res=${res:-$(mktemp -d)}
 trap 'rm -rf "$res"' EXIT
@@ -38,32 +37,20 @@ append=STALE_SECONDS=20
 kernel=vanilla
 setup=none
 
-[lru]
-kernel=gcma
-setup=gcma
-area=64M
-append=STALE_SECONDS=20 cleancache.evict=lru $extra
-
-[none]
-kernel=gcma
-setup=gcma
-area=64M
-append=STALE_SECONDS=20 cleancache.evict=none $extra
-
-[lru-1cpu]
-kernel=gcma
-setup=gcma
-area=64M
-cpus=1
-append=STALE_SECONDS=20 cleancache.evict=lru $extra
-
-[none-1cpu]
-kernel=gcma
-setup=gcma
-area=64M
-cpus=1
-append=STALE_SECONDS=20 cleancache.evict=none $extra
 SCN
+# the GCMA sections: eviction lru and none, on 2 vCPUs and on 1
+for sec in lru:2 none:2 lru-1cpu:1 none-1cpu:1; do
+	name=${sec%:*}
+	cat >> "$res/stale.scn" <<SCN
+
+[$name]
+kernel=gcma
+setup=gcma
+area=64M
+cpus=${sec#*:}
+append=STALE_SECONDS=20 cleancache.evict=${name%-1cpu} $extra
+SCN
+done
 "$CMABENCH" run --results "$res/stale" "$res/stale.scn"
 rc=$?
 dir=$(ls -d "$res"/stale/stale-* 2>/dev/null | head -n 1)

@@ -12,7 +12,6 @@
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
-val() { cat "$1" 2>/dev/null || echo 0; }
 ARCH=${GCMA_ARCH:-x86_64}
 KERNEL=${GCMA_KERNEL:-gcma}
 set -- --set "arch=$ARCH" --set "kernel=$KERNEL"
