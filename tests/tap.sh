@@ -13,4 +13,9 @@ check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 # none; splats FILE prints the first few as TAP comments.
 SPLAT='BUG:|Oops|WARNING:|kernel BUG at|Call Trace:|list_(add|del) corruption|Bad page|detected stall|blocked for more than'
 no_splat() { ! grep -qE "$SPLAT" "$1"; }
-splats() { grep -E "$SPLAT" "$1" 2>/dev/null | head -n 5 | sed 's/^/# splat: /'; }
+# the first splats, and the 30 console lines before the first: the console
+# of a VM test lives in its temporary directory, gone once it ends
+splats() {
+	grep -E "$SPLAT" "$1" 2>/dev/null | head -n 5 | sed 's/^/# splat: /'
+	grep -m 1 -B 30 -E "$SPLAT" "$1" 2>/dev/null | sed 's/^/# console: /'
+}
