@@ -17,7 +17,7 @@ SPLAT='BUG:|Oops|WARNING:|kernel BUG at|Call [Tt]race:|list_(add|del) corruption
 # GFP_NOWAIT without __GFP_NOWARN). Its caller must cope with failure, and
 # the memory pressure these tests make on purpose has it happen now and then
 # in writeback on CMA and GCMA set-ups alike (ext4's block allocator,
-# tests/data/consoles/atomic-ext4.log; the virtio ring's descriptors). It
+# tests/data/consoles/atomic-ext4.console; the virtio ring's descriptors). It
 # still counts when a frame of the report is cleancache's, GCMA's or CMA's.
 # splat_lines FILE prints each counted line as "S line" and each excused
 # report's first line as "A line".
@@ -43,11 +43,11 @@ no_splat() { [ -r "$1" ] && ! splat_lines "$1" | grep -q '^S '; }
 # the excused allocation failures, with the stack of the first
 splats() {
 	splat_lines "$1" | sed -n 's/^S /# splat: /p' | head -n 5
-	first=$(splat_lines "$1" | sed -n 's/^S //p' | head -n 1)
-	[ -n "$first" ] && grep -m 1 -B 30 -F -- "$first" "$1" | sed 's/^/# console: /'
+	_sf=$(splat_lines "$1" | sed -n 's/^S //p' | head -n 1)
+	[ -n "$_sf" ] && grep -m 1 -B 30 -F -- "$_sf" "$1" | sed 's/^/# console: /'
 	splat_lines "$1" | sed -n 's/^A /# excused atomic allocation failure: /p' | head -n 5
-	first=$(splat_lines "$1" | sed -n 's/^A //p' | head -n 1)
-	[ -n "$first" ] && grep -m 1 -A 40 -F -- "$first" "$1" |
+	_sf=$(splat_lines "$1" | sed -n 's/^A //p' | head -n 1)
+	[ -n "$_sf" ] && grep -m 1 -A 40 -F -- "$_sf" "$1" |
 		sed -n '/Call [Tt]race:/,/<\/TASK>\|Mem-Info:/p' | head -n 40 | sed 's/^/# excused: /'
 	return 0
 }
