@@ -42,11 +42,12 @@ no_splat() { [ -r "$1" ] && ! splat_lines "$1" | grep -q '^S '; }
 # of a VM test lives in its temporary directory, gone once it ends; then
 # the excused allocation failures, with the stack of the first
 splats() {
-	splat_lines "$1" | sed -n 's/^S /# splat: /p' | head -n 5
-	_sf=$(splat_lines "$1" | sed -n 's/^S //p' | head -n 1)
+	_sl=$(splat_lines "$1")
+	printf '%s\n' "$_sl" | sed -n 's/^S /# splat: /p' | head -n 5
+	_sf=$(printf '%s\n' "$_sl" | sed -n 's/^S //p' | head -n 1)
 	[ -n "$_sf" ] && grep -m 1 -B 30 -F -- "$_sf" "$1" | sed 's/^/# console: /'
-	splat_lines "$1" | sed -n 's/^A /# excused atomic allocation failure: /p' | head -n 5
-	_sf=$(splat_lines "$1" | sed -n 's/^A //p' | head -n 1)
+	printf '%s\n' "$_sl" | sed -n 's/^A /# excused atomic allocation failure: /p' | head -n 5
+	_sf=$(printf '%s\n' "$_sl" | sed -n 's/^A //p' | head -n 1)
 	[ -n "$_sf" ] && grep -m 1 -A 40 -F -- "$_sf" "$1" |
 		sed -n '/Call [Tt]race:/,/<\/TASK>\|Mem-Info:/p' | head -n 40 | sed 's/^/# excused: /'
 	return 0
