@@ -1,7 +1,7 @@
 /* cmabench build [VARIANT...]: build (or reuse) kernels; default all. */
 #include "builtin.h"
-#include "kbuild.h"
-#include "signals.h"
+#include "kbuild/kbuild.h"
+#include "lib/signals.h"
 
 #include <stddef.h>
 #include <string.h>

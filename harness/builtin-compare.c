@@ -3,8 +3,8 @@
  * have, A as the baseline, B beside it; mmtests compare-kernels style.
  */
 #include "builtin.h"
-#include "dataset.h"
-#include "report.h"
+#include "dataset/dataset.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* cmabench image: build (or reuse) the guest root image and print its path. */
 #include "builtin.h"
-#include "image.h"
+#include "kbuild/image.h"
 
 #include <stddef.h>
 #include <stdlib.h>

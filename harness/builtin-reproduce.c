@@ -4,7 +4,7 @@
  * Reads results only; no VM. Same input, same bytes.
  */
 #include "builtin.h"
-#include "reproduce.h"
+#include "reproduce/reproduce.h"
 
 #include <errno.h>
 #include <stdio.h>

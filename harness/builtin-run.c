@@ -5,12 +5,13 @@
  * recorded and the others go on.
  */
 #include "builtin.h"
-#include "calibrate.h"
-#include "image.h"
-#include "jobs.h"
-#include "runner.h"
-#include "signals.h"
-#include "submit.h"
+#include "report/report.h"
+#include "run/calibrate.h"
+#include "kbuild/image.h"
+#include "run/jobs.h"
+#include "run/runner.h"
+#include "lib/signals.h"
+#include "run/submit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -211,7 +212,7 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 {
 	struct run_opts o = { .kvm_probe = 10, .jobs = 1 };
 	struct selection *selp = &o.sel;
-	struct run_ctx ctx = { .env = env };
+	struct run_ctx ctx = { .env = env, .hooks = &cmd_run_hooks };
 	char *stamp = NULL;
 	size_t nfail = 0, done = 0;
 	struct strbuf summary = { 0 };

@@ -3,8 +3,8 @@
  * 'run --slurm' writes calls it): run INDEX of the submission in STAGE.
  */
 #include "builtin.h"
-#include "scenario.h"
-#include "submit.h"
+#include "scenario/scenario.h"
+#include "run/submit.h"
 
 static const struct opt task_opts_table[] = {
 	OPT_END(),
@@ -33,5 +33,5 @@ int cmd_task(int argc, char **argv, struct cmb_env *env)
 		err_msg("task: INDEX '%s' is not a run number (0 or more)", argv[first + 1]);
 		return 2;
 	}
-	return submit_task(env, argv[first], index);
+	return submit_task(env, &cmd_run_hooks, argv[first], index);
 }

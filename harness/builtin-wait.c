@@ -3,7 +3,7 @@
  * submitter that was stopped) and completes its results directories.
  */
 #include "builtin.h"
-#include "submit.h"
+#include "run/submit.h"
 
 static const struct opt wait_opts_table[] = {
 	OPT_END(),
@@ -27,5 +27,5 @@ int cmd_wait(int argc, char **argv, struct cmb_env *env)
 		options_usage(stderr, &wait_usage);
 		return 2;
 	}
-	return submit_wait(env, argv[first]);
+	return submit_wait(env, &cmd_run_hooks, argv[first]);
 }

@@ -5,10 +5,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "env.h"
-#include "options.h"
-#include "plan.h"
-#include "selection.h"
+#include "lib/env.h"
+#include "lib/options.h"
+#include "scenario/plan.h"
+#include "scenario/selection.h"
+#include "run/runner.h"
 
 /* One row per command: cmabench.c's table, the help command and the tests use it. */
 struct builtin {
@@ -33,12 +34,8 @@ int cmd_task(int argc, char **argv, struct cmb_env *env);
 int cmd_wait(int argc, char **argv, struct cmb_env *env);
 int cmd_help(int argc, char **argv, struct cmb_env *env);
 
-/*
- * The data/ CSVs, plot data and report.md of one results directory (what
- * 'cmabench report DIR' does); prints the tables unless quiet; appends a
- * two-line summary to summary if not NULL. 0, or 1 on an error.
- */
-int report_results(const char *dir, const char *baseline, bool quiet, struct strbuf *summary);
+/* The later stages' hooks for runs (runner.h): the data set and the report. */
+extern const struct run_hooks cmd_run_hooks;
 
 extern const struct cmd_usage build_usage, compare_usage, help_usage, image_usage, plan_usage,
 	report_usage, reproduce_usage, run_usage, task_usage, wait_usage;

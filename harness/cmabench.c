@@ -4,7 +4,7 @@
  */
 #include "config.h"
 #include "builtin.h"
-#include "signals.h"
+#include "lib/signals.h"
 
 #include <stdio.h>
 #include <stdlib.h>

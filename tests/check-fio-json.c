@@ -3,7 +3,7 @@
  * did I/O (read or write io_bytes > 0) without error (verification
  * failures included), and prints that job's numbers.
  */
-#include "util.h"
+#include "lib/util.h"
 
 #include <json-c/json.h>
 #include <stdio.h>

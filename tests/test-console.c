@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "console.h"
+#include "run/console.h"
 
 static void test_markers(void **state)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dataset.h"
+#include "dataset/dataset.h"
 
 #include <stdio.h>
 #include <sys/stat.h>

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dtb.h"
-#include "elfdeps.h"
-#include "kbuild.h"
+#include "run/dtb.h"
+#include "kbuild/elfdeps.h"
+#include "kbuild/kbuild.h"
 
 static void test_fragment_cma(void **state)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
-#include "kbuild.h"
+#include "lib/hash.h"
+#include "kbuild/kbuild.h"
 
 static char dir[] = "/tmp/cmb-key-XXXXXX";
 static struct cmb_env env;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kconfig.h"
+#include "kbuild/kconfig.h"
 
 static char dir[] = "/tmp/cmb-kconfig-XXXXXX";
 

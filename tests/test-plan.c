@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+#include "scenario/plan.h"
 
 static const struct scn_ctx ctx = { .fio_dir = TEST_DATA "/fio" };
 

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "dataset.h"
-#include "report.h"
+#include "dataset/dataset.h"
+#include "report/report.h"
 
 static const char fixture[] = TEST_DATA "/results/smoke-fixture";
 

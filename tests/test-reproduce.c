@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "csv.h"
-#include "reproduce.h"
+#include "lib/csv.h"
+#include "reproduce/reproduce.h"
 
 #define FIX TEST_DATA "/reproduce"
 static const char published_csv[] = CMB_SRCDIR "/docs/published.csv";

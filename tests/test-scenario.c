@@ -7,8 +7,8 @@
 #include <string.h>
 #include <stdlib.h>
 
-#include "disk.h"
-#include "scenario.h"
+#include "scenario/disk.h"
+#include "scenario/scenario.h"
 
 static const struct scn_ctx ctx = { .fio_dir = TEST_DATA "/fio" };
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "util.h"
+#include "report/stats.h"
+#include "lib/util.h"
 
 #define assert_near(a, b, eps) do { \
 		double a_ = (a), b_ = (b); \

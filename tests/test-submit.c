@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "submit.h"
+#include "run/submit.h"
 
 static json_object *run(const char *host, long start, long end)
 {

@@ -1,0 +1,531 @@
+/*
+ * The data-set driver: the runs of a results directory (from metadata.json
+ * and runs/), then each run through the table of readers, one per raw
+ * file (docs/scenarios.md, "What a run produces").
+ */
+#include "dataset/ds-internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ds_reader {
+	const char *file;           /* what it reads */
+	void (*read)(struct dataset *ds, size_t run);
+};
+
+/* Order matters: trace pairs with the allocations, bursts derive from them. */
+static const struct ds_reader readers[] = {
+	{ "alloc.csv", ds_read_alloc },
+	{ "trace-cma.csv", ds_read_trace },
+	{ "alloc.csv (bursts)", ds_derive_bursts },
+	{ "fio-*.json, bg-fio-*.json", ds_read_fio },
+	{ "snapshots/", ds_read_snapshots },
+	{ "cleancache-*/ (a script's phases)", ds_read_phases },
+	{ "*.perf", ds_read_perf },
+	{ "samples.csv", ds_read_samples },
+	{ "jobtime.csv", ds_read_jobtime },
+	{ "backgrounds.csv", ds_read_backgrounds },
+	{ "fill.csv", ds_read_fill },
+};
+
+void ds_problem(struct ds_run *r, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	sl_addf(&r->problems, "runs/%s/%s: %s", r->name, file, msg);
+	free(msg);
+}
+
+void ds_flag(char *flags, size_t size, const char *flag)
+{
+	size_t n = strlen(flags);
+
+	if (strstr(flags, flag))
+		return;
+	snprintf(flags + n, size - n, "%s%s", n ? ";" : "", flag);
+}
+
+void *ds_grow(void *vp, size_t *n, size_t *cap, size_t size)
+{
+	void **v = vp;
+	char *at;
+
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*v = xrealloc(*v, *cap * size);
+	}
+	at = (char *)*v + (*n)++ * size;
+	memset(at, 0, size);
+	return at;
+}
+
+const char *ds_jstr(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+long long ds_jint(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+		return -1;
+	return json_object_get_int64(v);
+}
+
+bool ds_run_ok(const struct ds_run *r)
+{
+	return r->status && !strcmp(r->status, "ok");
+}
+
+bool ds_run_not_filled(const struct ds_run *r)
+{
+	/* "load": a set-up without an area ran the fill's load; nothing to miss. */
+	return r->fill_status && strcmp(r->fill_status, "filled") && strcmp(r->fill_status, "load");
+}
+
+size_t dataset_degraded(const struct dataset *ds)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ds->nruns; i++)
+		n += !ds_run_ok(&ds->runs[i]) || ds->runs[i].problems.n;
+	return n;
+}
+
+char *ds_run_path(const struct dataset *ds, const struct ds_run *r, const char *rel)
+{
+	return xasprintf("%s/runs/%s/%s", ds->dir, r->name, rel);
+}
+
+bool ds_open_csv(struct csv *c, const struct dataset *ds, struct ds_run *r, const char *rel,
+		 const char *const *cols, size_t n, int *idx, bool *missing)
+{
+	char *path = ds_run_path(ds, r, rel);
+	int rc = csv_open(c, path);
+
+	free(path);
+	*missing = rc != 0;
+	if (rc)
+		return false;
+	if (!csv_cols(c, cols, n, idx)) {
+		struct strbuf want;
+
+		sb_init(&want);
+		for (size_t i = 0; i < n; i++)
+			sb_addf(&want, "%s%s", i ? "," : "", cols[i]);
+		ds_problem(r, rel, "no header with %s", want.buf);
+		sb_free(&want);
+		csv_close(c);
+		return false;
+	}
+	return true;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void ds_list_dir(const char *path, struct strlist *out)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			sl_add(out, de->d_name);
+	closedir(d);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+}
+
+/* ---- runs and their metadata ----------------------------------------------- */
+
+static struct ds_run *find_run(struct dataset *ds, const char *name)
+{
+	for (size_t i = 0; i < ds->nruns; i++)
+		if (!strcmp(ds->runs[i].name, name))
+			return &ds->runs[i];
+	return NULL;
+}
+
+static struct ds_run *add_run(struct dataset *ds, const char *name)
+{
+	struct ds_run *r;
+
+	ds->runs = xrealloc(ds->runs, (ds->nruns + 1) * sizeof(*ds->runs));
+	r = &ds->runs[ds->nruns++];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->area_bytes = r->memory_mib = r->cpus = r->vms_beside = -1;
+	r->disk_scale = 1;
+	return r;
+}
+
+static void set_str(char **dst, const char *v)
+{
+	if (v && !*dst)
+		*dst = xstrdup(v);
+}
+
+static void set_int(long long *dst, long long v)
+{
+	if (*dst < 0 && v >= 0)
+		*dst = v;
+}
+
+/* Fills what one metadata object says (fields already set win). */
+static void run_from_json(struct ds_run *r, json_object *m)
+{
+	json_object *v;
+
+	set_str(&r->section, ds_jstr(m, "section"));
+	set_str(&r->setup, ds_jstr(m, "setup"));
+	set_str(&r->kernel, ds_jstr(m, "kernel_variant"));
+	set_str(&r->status, ds_jstr(m, "status"));
+	set_str(&r->scenario, ds_jstr(m, "scenario"));
+	set_str(&r->kernel_version, ds_jstr(m, "kernel_version"));
+	set_str(&r->accel, ds_jstr(m, "accelerator"));
+	set_str(&r->area, ds_jstr(m, "area"));
+	set_str(&r->allocations, ds_jstr(m, "allocations"));
+	set_str(&r->trace_problem, ds_jstr(m, "trace_problem"));
+	set_int(&r->area_bytes, ds_jint(m, "area_bytes"));
+	set_int(&r->memory_mib, ds_jint(m, "guest_memory_mib"));
+	set_int(&r->cpus, ds_jint(m, "guest_cpus"));
+	set_int(&r->vms_beside, ds_jint(m, "vms_beside"));
+	set_str(&r->baseline, ds_jstr(m, "baseline"));
+	set_str(&r->disk, ds_jstr(m, "disk"));
+	set_str(&r->arch, ds_jstr(m, "arch"));
+	if (json_object_object_get_ex(m, "disk_scale", &v))
+		r->disk_scale = json_object_get_double(v);
+	if (ds_jint(m, "fill_target_pct") > 0)
+		r->fill_planned = true;
+	if (!r->rep && json_object_object_get_ex(m, "repetition", &v))
+		r->rep = json_object_get_int(v);
+}
+
+/*
+ * Results made before run recorded "area" and "allocations" in metadata.json:
+ * the same facts from the guest plan's step lines ("area NAME", "alloc ...",
+ * "bg alloc ...").
+ */
+static void facts_from_plan(const struct dataset *ds, struct ds_run *r)
+{
+	char *p = ds_run_path(ds, r, "plan/steps"), *text = read_file(p, NULL), *save = NULL;
+	bool fg = false, bg = false;
+
+	free(p);
+	if (!text) {
+		/* No plan either: assume the run allocated, traced. */
+		set_str(&r->allocations, "traced");
+		return;
+	}
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char w0[32] = "", w1[64] = "";
+
+		sscanf(l, "%31s %63s", w0, w1);
+		if (!strcmp(w0, "area"))
+			set_str(&r->area, w1);
+		fg |= !strcmp(w0, "alloc");
+		bg |= !strcmp(w0, "bg") && !strcmp(w1, "alloc");
+	}
+	free(text);
+	set_str(&r->allocations, fg ? "traced" : bg ? "untraced" : "none");
+}
+
+/* "<section>-r<N>" */
+static void split_run_name(const char *name, char **section, int *rep)
+{
+	const char *p = strrchr(name, '-');
+	char *end;
+	long n;
+
+	if (p && p[1] == 'r') {
+		n = strtol(p + 2, &end, 10);
+		if (end != p + 2 && !*end && n > 0) {
+			*section = xasprintf("%.*s", (int)(p - name), name);
+			*rep = (int)n;
+			return;
+		}
+	}
+	*section = xstrdup(name);
+	*rep = 1;
+}
+
+/* The scenario file a results directory keeps ("smoke.scn"), if exactly one. */
+static char *scn_name(const char *dir)
+{
+	struct strlist files = { 0 };
+	char *name = NULL;
+	int n = 0;
+
+	ds_list_dir(dir, &files);
+	for (size_t i = 0; i < files.n; i++) {
+		size_t len = strlen(files.v[i]);
+
+		if (len > 4 && !strcmp(files.v[i] + len - 4, ".scn")) {
+			free(name);
+			name = xasprintf("%.*s", (int)(len - 4), files.v[i]);
+			n++;
+		}
+	}
+	sl_free(&files);
+	if (n != 1) {
+		free(name);
+		return NULL;
+	}
+	return name;
+}
+
+static size_t section_index(const struct dataset *ds, const char *s)
+{
+	for (size_t i = 0; i < ds->sections.n; i++)
+		if (!strcmp(ds->sections.v[i], s))
+			return i;
+	return ds->sections.n;
+}
+
+static const struct dataset *sort_ds;
+
+static int cmp_run(const void *a, const void *b)
+{
+	const struct ds_run *x = a, *y = b;
+	size_t sx = section_index(sort_ds, x->section), sy = section_index(sort_ds, y->section);
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	if (x->rep != y->rep)
+		return x->rep < y->rep ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The runs the top-level metadata.json lists, with what it says of each. */
+static void runs_from_top(struct dataset *ds, json_object *top)
+{
+	json_object *runs;
+
+	if (!top || !json_object_object_get_ex(top, "runs", &runs) ||
+	    !json_object_is_type(runs, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(runs); i++) {
+		json_object *m = json_object_array_get_idx(runs, i);
+		const char *name = ds_jstr(m, "run");
+		char *gen = NULL;
+		struct ds_run *r;
+
+		if (!name) {
+			if (!ds_jstr(m, "section"))
+				continue;
+			name = gen = xasprintf("%s-r%lld", ds_jstr(m, "section"),
+					       ds_jint(m, "repetition") > 0 ? ds_jint(m, "repetition") : 1);
+		}
+		r = find_run(ds, name) ? find_run(ds, name) : add_run(ds, name);
+		r->in_metadata = true;
+		/* The run's own metadata.json wins: read it first. */
+		{
+			char *p = ds_run_path(ds, r, "metadata.json");
+			json_object *rm = json_object_from_file(p);
+
+			free(p);
+			run_from_json(r, rm);
+			json_object_put(rm);
+		}
+		run_from_json(r, m);
+		free(gen);
+	}
+}
+
+static void finish_run(struct dataset *ds, struct ds_run *r, json_object *top, const char *scn)
+{
+	char *p = ds_run_path(ds, r, "metadata.json"), *st, *sec;
+	json_object *m = json_object_from_file(p);
+	int rep;
+
+	free(p);
+	run_from_json(r, m);
+	json_object_put(m);
+	p = ds_run_path(ds, r, "status");
+	st = read_file(p, NULL);
+	free(p);
+	if (st) {
+		rtrim(st);
+		if (!r->status && st[0])
+			r->status = xstrdup(st);
+		free(st);
+	}
+	split_run_name(r->name, &sec, &rep);
+	if (!r->section)
+		r->section = sec;
+	else
+		free(sec);
+	if (!r->rep)
+		r->rep = rep;
+	set_str(&r->scenario, ds_jstr(top, "scenario"));
+	set_str(&r->scenario, scn);
+	set_str(&r->accel, ds_jstr(top, "accelerator"));
+	if (!r->allocations)
+		facts_from_plan(ds, r);
+	set_str(&r->setup, "?");
+	set_str(&r->kernel, "?");
+	set_str(&r->scenario, "?");
+	set_str(&r->kernel_version, "?");
+	set_str(&r->accel, "?");
+	set_str(&r->disk, "host");
+	set_str(&r->arch, "x86_64");
+	if (!r->status) {
+		r->status = xstrdup("unknown");
+		ds_problem(r, "status", "no status (neither metadata.json nor status file)");
+	}
+	p = ds_run_path(ds, r, "");
+	if (!is_dir(p))
+		ds_problem(r, "", "run directory missing");
+	free(p);
+	if (!sl_has(&ds->sections, r->section))
+		sl_add(&ds->sections, r->section);
+}
+
+static void load_runs(struct dataset *ds)
+{
+	char *path = path_join(ds->dir, "metadata.json"), *runs_dir, *scn;
+	json_object *top = json_object_from_file(path);
+	struct strlist dirs = { 0 };
+
+	free(path);
+	set_str(&ds->run_id, ds_jstr(top, "run_id"));
+	runs_from_top(ds, top);
+	runs_dir = path_join(ds->dir, "runs");
+	ds_list_dir(runs_dir, &dirs);
+	for (size_t i = 0; i < dirs.n; i++) {
+		char *p = path_join(runs_dir, dirs.v[i]);
+
+		if (is_dir(p) && !find_run(ds, dirs.v[i]))
+			add_run(ds, dirs.v[i]);
+		free(p);
+	}
+	sl_free(&dirs);
+	free(runs_dir);
+	scn = scn_name(ds->dir);
+	for (size_t i = 0; i < ds->nruns; i++)
+		finish_run(ds, &ds->runs[i], top, scn);
+	free(scn);
+	json_object_put(top);
+	sort_ds = ds;
+	if (ds->nruns)
+		qsort(ds->runs, ds->nruns, sizeof(*ds->runs), cmp_run);
+	sort_ds = NULL;
+}
+
+/* ---- load / free --------------------------------------------------------- */
+
+int dataset_load(struct dataset *ds, const char *dir, struct strbuf *errs)
+{
+	memset(ds, 0, sizeof(*ds));
+	ds->dir = xstrdup(dir);
+	while (strlen(ds->dir) > 1 && ds->dir[strlen(ds->dir) - 1] == '/')
+		ds->dir[strlen(ds->dir) - 1] = '\0';
+	load_runs(ds);
+	if (!ds->nruns) {
+		sb_addf(errs, "%s: no runs (neither metadata.json nor runs/)\n", dir);
+		return -1;
+	}
+	if (!ds->run_id) {
+		const char *slash = strrchr(ds->dir, '/');
+
+		ds->run_id = xstrdup(slash ? slash + 1 : ds->dir);
+	}
+	for (size_t i = 0; i < ds->nruns; i++) {
+		struct ds_run *r = &ds->runs[i];
+
+		if (r->baseline && !ds->baseline && sl_has(&ds->sections, r->baseline))
+			ds->baseline = xstrdup(r->baseline);
+		if (!r->in_metadata)
+			ds_problem(r, "", "not listed in metadata.json");
+		if (!ds_run_ok(r))
+			ds_problem(r, "status", "run ended '%s'", r->status);
+		for (size_t k = 0; k < ARRAY_SIZE(readers); k++)
+			readers[k].read(ds, i);
+	}
+	return 0;
+}
+
+void dataset_free(struct dataset *ds)
+{
+	for (size_t i = 0; i < ds->nruns; i++) {
+		struct ds_run *r = &ds->runs[i];
+
+		free(r->name);
+		free(r->section);
+		free(r->setup);
+		free(r->kernel);
+		free(r->status);
+		free(r->scenario);
+		free(r->kernel_version);
+		free(r->accel);
+		free(r->area);
+		free(r->allocations);
+		free(r->trace_problem);
+		free(r->fill_status);
+		free(r->baseline);
+		free(r->disk);
+		free(r->arch);
+		sl_free(&r->problems);
+	}
+	for (size_t i = 0; i < ds->nfios; i++) {
+		free(ds->fios[i].file);
+		free(ds->fios[i].job);
+	}
+	for (size_t i = 0; i < ds->ncounters; i++) {
+		free(ds->counters[i].source);
+		free(ds->counters[i].name);
+	}
+	for (size_t i = 0; i < ds->nsamples; i++)
+		free(ds->samples[i].name);
+	for (size_t i = 0; i < ds->njobs; i++)
+		free(ds->jobs[i].name);
+	free(ds->runs);
+	free(ds->allocs);
+	free(ds->bursts);
+	free(ds->fios);
+	free(ds->counters);
+	free(ds->samples);
+	free(ds->jobs);
+	free(ds->dir);
+	free(ds->run_id);
+	free(ds->baseline);
+	sl_free(&ds->sections);
+	memset(ds, 0, sizeof(*ds));
+}
+
+bool ds_counter_delta(const struct dataset *ds, size_t run, const char *source,
+		      const char *name, long long *delta, long long *after)
+{
+	for (size_t i = 0; i < ds->ncounters; i++) {
+		const struct ds_counter *c = &ds->counters[i];
+
+		if (c->run != run || strcmp(c->source, source) || strcmp(c->name, name))
+			continue;
+		if (c->before == DS_NONE || c->after == DS_NONE)
+			return false;
+		if (delta)
+			*delta = c->after - c->before;
+		if (after)
+			*after = c->after;
+		return true;
+	}
+	return false;
+}

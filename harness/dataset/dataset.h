@@ -1,0 +1,210 @@
+/*
+ * A results directory as a tidy data set: one row per allocation, burst,
+ * fio job, counter, sample and timed job, each carrying its run, section
+ * and repetition. This layer (dataset.c and one ds-<file>.c reader per raw
+ * file) is the only code that reads a results directory; report, compare
+ * and reproduce consume struct dataset. Every fault met on the way (a
+ * missing counter file, a failed run) is kept as a problem naming the
+ * file, and marks the rows it touches in their flags; the rest is still
+ * read.
+ */
+#ifndef CMB_DATASET_H
+#define CMB_DATASET_H
+
+#include "lib/util.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct ds_run {
+	char *name;                 /* directory under runs/: "<section>-r<N>" */
+	char *section, *setup, *kernel, *status;
+	int rep;
+	bool in_metadata;           /* listed in the top-level metadata.json */
+	bool has_trace;             /* trace-cma.csv was read */
+	/* What metadata.json says of the run ("?" / -1 where it does not). */
+	char *scenario, *kernel_version, *accel;
+	char *area;                 /* CMA area allocated from, NULL if none */
+	char *allocations;          /* "traced", "untraced" (beside a job) or "none" */
+	char *trace_problem;        /* what run found wrong with trace.dat, or NULL */
+	long long trace_lost;       /* events the trace buffer lost (trace-loss.csv) */
+	long long area_bytes, memory_mib, cpus;
+	long long vms_beside;       /* most VMs that ran beside it (run --jobs), -1 unknown */
+	/* fill.csv: the area brought to a target occupancy before the allocations */
+	double fill_target, fill_reached, fill_seconds;  /* NAN without a fill */
+	double fill_anon_mb;       /* anonymous memory the filler held when done; NAN: unknown */
+	/* after the fill: how long it was kept, MiB read to keep it, seconds reading; NAN: unknown */
+	double keep_seconds, keep_read_mb, keep_reading_seconds;
+	char *fill_status;          /* "filled", "not-filled", or NULL without a fill */
+	bool fill_planned;          /* metadata: fill_target_pct > 0 */
+	char *disk;                 /* storage model of the scratch disk, "?" unknown */
+	double disk_scale;          /* its speed was divided by this (disk-scale); 1: not */
+	char *arch;                 /* guest architecture; x86_64 for runs that predate the key */
+	char *baseline;             /* metadata: the scenario's baseline section, or NULL */
+	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
+};
+
+/* Column value not known (no trace, no pair, missing file). */
+#define DS_NONE (-1LL)
+
+struct ds_alloc {
+	size_t run;                 /* index into dataset.runs */
+	long long seq, pages;
+	long long burst, start_ns;  /* alloc.csv; DS_NONE in files without them */
+	long long user_ns;          /* alloc.csv latency_ns */
+	long long kernel_ns;        /* cma_alloc_finish - cma_alloc_start */
+	long long retries;          /* cma_alloc_busy_retry events in between */
+	long long kerrno;           /* cma_alloc_finish errorno */
+	long long free_ns;
+	int success, err;
+	char flags[64];             /* ';'-separated: unpaired, no-trace, unmatched */
+	char tag[32];               /* "" for alloc.csv; TAG for a script's alloc-TAG.csv */
+	double occupancy;           /* % of the area its tenants held at the burst's start; NAN unknown */
+};
+
+struct ds_fio {
+	size_t run;
+	char *file, *job;
+	double read_iops, read_bw, write_iops, write_bw; /* bw in bytes/s */
+	long long read_p50, read_p99, write_p50, write_p99; /* clat ns, DS_NONE if absent */
+	long long runtime_ms;
+	char flags[64];
+};
+
+struct ds_counter {
+	size_t run;
+	char *source, *name;
+	long long before, after;    /* DS_NONE when that side is missing */
+	char flags[64];             /* missing-before, missing-after */
+};
+
+/*
+ * A burst: the two or more requests of one run sharing a burst number.
+ * Its latency is the first request's start to the last request's end; it
+ * succeeded if every request did.
+ */
+struct ds_burst {
+	size_t run;
+	long long burst, pages;     /* pages of its first request */
+	size_t n, failed;           /* requests, failed requests */
+	long long start_ns, latency_ns;
+};
+
+/* One sample of the guest's 1 s sampler: time from the run's first sample. */
+struct ds_sample {
+	size_t run;
+	double t;
+	char *name;                 /* "source.name"; derived: cleancache.hit_rate_pct */
+	double value;
+	bool derived;               /* computed here, not read */
+};
+
+/* One timed foreground job (jobtime.csv). */
+struct ds_job {
+	size_t run;
+	char *name;
+	double elapsed_s, user_s, sys_s;
+};
+
+struct dataset {
+	char *dir;
+	char *run_id;
+	struct ds_run *runs;
+	size_t nruns;
+	struct ds_alloc *allocs;
+	size_t nallocs, cap_allocs;
+	struct ds_fio *fios;
+	size_t nfios, cap_fios;
+	struct ds_counter *counters;
+	size_t ncounters, cap_counters;
+	struct ds_burst *bursts;
+	size_t nbursts, cap_bursts;
+	struct ds_sample *samples;
+	size_t nsamples, cap_samples;
+	struct ds_job *jobs;
+	size_t njobs, cap_jobs;
+	struct strlist sections;    /* in the order of the top-level metadata */
+	char *baseline;             /* the scenario's baseline section, NULL if it names none */
+};
+
+/*
+ * Kernel-side allocations from trace events, in the order read: a
+ * cma_alloc_start opens an allocation for its (pid, area name); busy
+ * retries count against the open one; cma_alloc_finish closes it. A start
+ * that meets another start, or the end of the trace, stays "unpaired".
+ */
+enum ds_kev { DS_KEV_START, DS_KEV_RETRY, DS_KEV_FINISH };
+
+struct ds_kalloc {
+	int pid;
+	char name[64];
+	unsigned long long ts_start, ts_end;
+	long long count, retries, errorno;
+	bool finished, unpaired;
+};
+
+struct ds_kpairs {
+	struct ds_kalloc *k;
+	size_t nk, capk;
+	size_t *open;               /* indices into k of starts without a finish yet */
+	size_t nopen;
+	size_t orphan_finish, orphan_retry, unpaired;
+};
+
+/* value: the request's count for a start, errorno for a finish, the number
+ * of retry events for a retry (1 from trace.dat; a trace-cma.csv row may
+ * stand for several). */
+void ds_kpairs_event(struct ds_kpairs *p, enum ds_kev type, int pid, const char *name,
+		     unsigned long long ts, long long value);
+/* End of the trace: starts still open become unpaired; counts them. */
+void ds_kpairs_end(struct ds_kpairs *p);
+void ds_kpairs_free(struct ds_kpairs *p);
+
+/*
+ * Reads dir (a results/<run-id>/ directory). Returns -1 only when dir
+ * holds no run at all (message in errs); faults of single runs are kept in
+ * their problems and the return is 0.
+ */
+int dataset_load(struct dataset *ds, const char *dir, struct strbuf *errs);
+void dataset_free(struct dataset *ds);
+
+/*
+ * Writes run_dir/trace-cma.csv (ts_ns,pid,event,name,value: the
+ * cma_alloc_start/retry/finish events of run_dir/trace.dat, a run of
+ * retries as one row counting them), the text form the data set reads, so
+ * that results kept without the binary trace give the same data set.
+ * Called by run only. No trace.dat: 0, nothing written; an unreadable or
+ * truncated one: -1, what is wrong in errs, and the events read before
+ * the fault are written.
+ */
+int dataset_export_trace(const char *run_dir, struct strbuf *errs);
+/* Whether a run directory's backgrounds.csv names a workload that died. */
+bool dataset_background_died(const char *run_dir);
+
+/* Writes the tidy CSVs (alloc, bursts, fio, counters, samples, jobs) and
+ * problems.txt into outdir. */
+int dataset_write_csv(const struct dataset *ds, const char *outdir);
+/* The CSVs as text (for tests and for dataset_write_csv); samples and jobs
+ * NULL when no run has any. */
+char *dataset_alloc_csv(const struct dataset *ds);
+char *dataset_runs_csv(const struct dataset *ds);
+char *dataset_burst_csv(const struct dataset *ds);
+char *dataset_fio_csv(const struct dataset *ds);
+char *dataset_counters_csv(const struct dataset *ds);
+char *dataset_samples_csv(const struct dataset *ds);
+char *dataset_jobs_csv(const struct dataset *ds);
+
+/* Derives the bursts again from the allocations (for data sets built by hand). */
+void dataset_derive_bursts(struct dataset *ds);
+
+/* A run's rows count in statistics only if the run ended "ok". */
+bool ds_run_ok(const struct ds_run *r);
+/* A run that planned a fill and did not reach it: left out of comparisons. */
+bool ds_run_not_filled(const struct ds_run *r);
+/* Number of runs with a bad status or any problem. */
+size_t dataset_degraded(const struct dataset *ds);
+/* Counter lookup: delta of source/name in run, false if either side is missing. */
+bool ds_counter_delta(const struct dataset *ds, size_t run, const char *source,
+		      const char *name, long long *delta, long long *after);
+
+#endif

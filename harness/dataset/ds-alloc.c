@@ -1,0 +1,200 @@
+/*
+ * alloc.csv: one row per allocation request as the guest's cma-alloc
+ * timed it (docs/scenarios.md), and the bursts derived from it.
+ */
+#include "dataset/ds-internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { A_SEQ, A_BURST, A_START, A_PAGES, A_LAT, A_SUCCESS, A_ERRNO, A_FREE, A_OCC, A_NCOL };
+static const char *const alloc_cols[A_NCOL] = {
+	"seq", "burst", "start_ns", "pages", "latency_ns", "success", "errno", "free_latency_ns",
+	"area_occupancy_pct",
+};
+
+/* An optional column: its value, or DS_NONE when the file has no such column. */
+static long long opt(const struct csv *c, const int *col, int which)
+{
+	long long v;
+
+	return col[which] >= 0 && csv_ll(c, col[which], &v) ? v : DS_NONE;
+}
+
+/* One file of allocations; false if it cannot be read. */
+static bool read_file_allocs(struct dataset *ds, size_t ri, const char *file, const char *tag)
+{
+	struct ds_run *r = &ds->runs[ri];
+	char *path = ds_run_path(ds, r, file);
+	struct csv c;
+	int col[A_NCOL];
+	size_t rows = 0;
+
+	if (csv_open(&c, path)) {
+		free(path);
+		return false;
+	}
+	free(path);
+	csv_cols(&c, alloc_cols, A_NCOL, col);
+	if (col[A_PAGES] < 0 || col[A_LAT] < 0 || col[A_SUCCESS] < 0) {
+		ds_problem(r, file, "no header with pages, latency_ns and success");
+		csv_close(&c);
+		return true;
+	}
+	while (csv_next(&c)) {
+		long long pages, lat, ok;
+		struct ds_alloc *a;
+
+		if (!csv_ll(&c, col[A_PAGES], &pages) || !csv_ll(&c, col[A_LAT], &lat) ||
+		    !csv_ll(&c, col[A_SUCCESS], &ok)) {
+			ds_problem(r, file, "line %zu: not a row of numbers", c.lineno);
+			continue;
+		}
+		a = ds_grow(&ds->allocs, &ds->nallocs, &ds->cap_allocs, sizeof(*a));
+		a->run = ri;
+		a->seq = col[A_SEQ] >= 0 ? opt(&c, col, A_SEQ) : (long long)rows;
+		a->burst = opt(&c, col, A_BURST);
+		a->start_ns = opt(&c, col, A_START);
+		a->pages = pages;
+		a->user_ns = lat;
+		a->success = ok != 0;
+		a->err = col[A_ERRNO] >= 0 && opt(&c, col, A_ERRNO) != DS_NONE ?
+			 (int)opt(&c, col, A_ERRNO) : 0;
+		a->free_ns = opt(&c, col, A_FREE);
+		if (!csv_double(&c, col[A_OCC], &a->occupancy))
+			a->occupancy = NAN;
+		a->kernel_ns = a->retries = a->kerrno = DS_NONE;
+		snprintf(a->tag, sizeof(a->tag), "%s", tag);
+		rows++;
+	}
+	csv_close(&c);
+	if (!rows && !*tag)
+		ds_problem(r, file, "no allocations");
+	return true;
+}
+
+/*
+ * alloc.csv (the plan's allocations), then a script's alloc-TAG.csv files
+ * (gcma-functional's whole-area allocations), tagged.
+ */
+void ds_read_alloc(struct dataset *ds, size_t ri)
+{
+	struct ds_run *r = &ds->runs[ri];
+	char *dir = ds_run_path(ds, r, "");
+	struct strlist files = { 0 };
+
+	if (!read_file_allocs(ds, ri, "alloc.csv", "") && ds_run_ok(r) &&
+	    strcmp(r->allocations, "none"))
+		ds_problem(r, "alloc.csv", "missing");
+	ds_list_dir(dir, &files);
+	for (size_t i = 0; i < files.n; i++) {
+		const char *f = files.v[i];
+		size_t n = strlen(f);
+
+		if (!strncmp(f, "alloc-", 6) && n > 10 && !strcmp(f + n - 4, ".csv")) {
+			char *tag = xasprintf("%.*s", (int)(n - 10), f + 6);
+
+			read_file_allocs(ds, ri, f, tag);
+			free(tag);
+		}
+	}
+	sl_free(&files);
+	free(dir);
+}
+
+/*
+ * The one definition of a burst: the requests of a run sharing a burst
+ * number, from the first request's start to the last request's end.
+ * A single request is not a burst; rows without burst or start_ns (older
+ * files) make none.
+ */
+void ds_derive_bursts(struct dataset *ds, size_t ri)
+{
+	const struct ds_alloc *a = ds->allocs;
+
+	for (size_t i = 0, j; i < ds->nallocs; i = j) {
+		long long first = a[i].start_ns, last = a[i].start_ns + a[i].user_ns;
+		size_t failed = !a[i].success;
+		struct ds_burst *b;
+
+		for (j = i + 1; j < ds->nallocs && a[j].run == a[i].run && a[j].burst == a[i].burst &&
+				!strcmp(a[j].tag, a[i].tag);
+		     j++) {
+			if (a[j].start_ns < first)
+				first = a[j].start_ns;
+			if (a[j].start_ns + a[j].user_ns > last)
+				last = a[j].start_ns + a[j].user_ns;
+			failed += !a[j].success;
+		}
+		if (a[i].run != ri || a[i].tag[0] || a[i].burst == DS_NONE || a[i].start_ns == DS_NONE ||
+		    j - i < 2)
+			continue;
+		b = ds_grow(&ds->bursts, &ds->nbursts, &ds->cap_bursts, sizeof(*b));
+		b->run = ri;
+		b->burst = a[i].burst;
+		b->pages = a[i].pages;
+		b->n = j - i;
+		b->failed = failed;
+		b->start_ns = first;
+		b->latency_ns = last - first;
+	}
+}
+
+void dataset_derive_bursts(struct dataset *ds)
+{
+	ds->nbursts = 0;
+	for (size_t i = 0; i < ds->nruns; i++)
+		ds_derive_bursts(ds, i);
+}
+
+/* fill-keeper.csv (newer runs): what keeping the area full cost after the fill. */
+static void read_keeper(struct dataset *ds, struct ds_run *r)
+{
+	static const char *const cols[] = { "keep_seconds", "read_mb", "reading_seconds" };
+	struct csv c;
+	int col[3];
+	bool missing;
+
+	r->keep_seconds = r->keep_read_mb = r->keep_reading_seconds = NAN;
+	if (!ds_open_csv(&c, ds, r, "fill-keeper.csv", cols, 3, col, &missing))
+		return;
+	if (!csv_next(&c) || !csv_double(&c, col[0], &r->keep_seconds) ||
+	    !csv_double(&c, col[1], &r->keep_read_mb) ||
+	    !csv_double(&c, col[2], &r->keep_reading_seconds))
+		ds_problem(r, "fill-keeper.csv", "line %zu: not keep_seconds,read_mb,reading_seconds",
+			   c.lineno);
+	csv_close(&c);
+}
+
+/* fill.csv: area,target_pct,reached_pct,seconds,status[,anon_mb] (area-fill in the guest). */
+void ds_read_fill(struct dataset *ds, size_t ri)
+{
+	static const char *const cols[] = { "target_pct", "reached_pct", "seconds", "status" };
+	struct ds_run *r = &ds->runs[ri];
+	struct csv c;
+	int col[4];
+	bool missing;
+
+	r->fill_target = r->fill_reached = r->fill_seconds = r->fill_anon_mb = NAN;
+	if (!ds_open_csv(&c, ds, r, "fill.csv", cols, 4, col, &missing)) {
+		if (missing && r->fill_planned && ds_run_ok(r))
+			ds_problem(r, "fill.csv", "missing: the run planned a fill");
+		return;
+	}
+	if (!csv_next(&c) || !csv_double(&c, col[0], &r->fill_target) ||
+	    !csv_double(&c, col[1], &r->fill_reached) || !csv_double(&c, col[2], &r->fill_seconds) ||
+	    !csv_field(&c, col[3]))
+		ds_problem(r, "fill.csv", "line %zu: not target_pct,reached_pct,seconds,status",
+			   c.lineno);
+	else {
+		/* anon_mb: newer runs only */
+		int a = csv_col(&c, "anon_mb");
+
+		r->fill_status = xstrdup(csv_field(&c, col[3]));
+		if (a < 0 || !csv_double(&c, a, &r->fill_anon_mb))
+			r->fill_anon_mb = NAN;
+	}
+	csv_close(&c);
+	read_keeper(ds, r);
+}

@@ -1,0 +1,220 @@
+/* The data set as tidy CSV files (docs/reports.md lists their columns). */
+#include "dataset/ds-internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void csv_run(struct strbuf *sb, const struct ds_run *r)
+{
+	csv_put_str(sb, r->name);
+	sb_add(sb, ",");
+	csv_put_str(sb, r->section);
+	sb_addf(sb, ",%d,", r->rep);
+	csv_put_str(sb, r->setup);
+	sb_add(sb, ",");
+	csv_put_str(sb, r->kernel);
+	sb_add(sb, ",");
+	csv_put_str(sb, r->status);
+}
+
+char *dataset_alloc_csv(const struct dataset *ds)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_add(&sb, "run,section,rep,setup,kernel,status,seq,burst,start_ns,pages,latency_ns,"
+	       "kernel_latency_ns,busy_retries,errorno,success,errno,free_latency_ns,flags,tag,"
+	       "area_occupancy_pct\n");
+	for (size_t i = 0; i < ds->nallocs; i++) {
+		const struct ds_alloc *a = &ds->allocs[i];
+
+		csv_run(&sb, &ds->runs[a->run]);
+		csv_put_ll(&sb, a->seq, DS_NONE);
+		csv_put_ll(&sb, a->burst, DS_NONE);
+		csv_put_ll(&sb, a->start_ns, DS_NONE);
+		csv_put_ll(&sb, a->pages, DS_NONE);
+		csv_put_ll(&sb, a->user_ns, DS_NONE);
+		csv_put_ll(&sb, a->kernel_ns, DS_NONE);
+		csv_put_ll(&sb, a->retries, DS_NONE);
+		csv_put_ll(&sb, a->kerrno, DS_NONE);
+		sb_addf(&sb, ",%d,%d", a->success, a->err);
+		csv_put_ll(&sb, a->free_ns, DS_NONE);
+		sb_addf(&sb, ",%s,", a->flags);
+		csv_put_str(&sb, a->tag);
+		if (isnan(a->occupancy))
+			sb_add(&sb, ",\n");
+		else
+			sb_addf(&sb, ",%.1f\n", a->occupancy);
+	}
+	return sb_detach(&sb);
+}
+
+char *dataset_fio_csv(const struct dataset *ds)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_add(&sb, "run,section,rep,setup,kernel,status,file,job,read_iops,read_bw_bytes,"
+	       "read_clat_p50_ns,read_clat_p99_ns,write_iops,write_bw_bytes,write_clat_p50_ns,"
+	       "write_clat_p99_ns,runtime_ms,flags\n");
+	for (size_t i = 0; i < ds->nfios; i++) {
+		const struct ds_fio *f = &ds->fios[i];
+
+		csv_run(&sb, &ds->runs[f->run]);
+		sb_add(&sb, ",");
+		csv_put_str(&sb, f->file);
+		sb_add(&sb, ",");
+		csv_put_str(&sb, f->job);
+		sb_addf(&sb, ",%.3f,%.0f", f->read_iops, f->read_bw);
+		csv_put_ll(&sb, f->read_p50, DS_NONE);
+		csv_put_ll(&sb, f->read_p99, DS_NONE);
+		sb_addf(&sb, ",%.3f,%.0f", f->write_iops, f->write_bw);
+		csv_put_ll(&sb, f->write_p50, DS_NONE);
+		csv_put_ll(&sb, f->write_p99, DS_NONE);
+		csv_put_ll(&sb, f->runtime_ms, DS_NONE);
+		sb_addf(&sb, ",%s\n", f->flags);
+	}
+	return sb_detach(&sb);
+}
+
+char *dataset_counters_csv(const struct dataset *ds)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_add(&sb, "run,section,rep,setup,kernel,status,source,name,before,after,delta,flags\n");
+	for (size_t i = 0; i < ds->ncounters; i++) {
+		const struct ds_counter *c = &ds->counters[i];
+
+		csv_run(&sb, &ds->runs[c->run]);
+		sb_add(&sb, ",");
+		csv_put_str(&sb, c->source);
+		sb_add(&sb, ",");
+		csv_put_str(&sb, c->name);
+		csv_put_ll(&sb, c->before, DS_NONE);
+		csv_put_ll(&sb, c->after, DS_NONE);
+		csv_put_ll(&sb, c->before == DS_NONE || c->after == DS_NONE ? DS_NONE : c->after - c->before, DS_NONE);
+		sb_addf(&sb, ",%s\n", c->flags);
+	}
+	return sb_detach(&sb);
+}
+
+char *dataset_burst_csv(const struct dataset *ds)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_add(&sb, "run,section,rep,setup,kernel,status,burst,pages,requests,failed,start_ns,"
+	       "latency_ns\n");
+	for (size_t i = 0; i < ds->nbursts; i++) {
+		const struct ds_burst *b = &ds->bursts[i];
+
+		csv_run(&sb, &ds->runs[b->run]);
+		sb_addf(&sb, ",%lld,%lld,%zu,%zu,%lld,%lld\n", b->burst, b->pages, b->n, b->failed,
+			b->start_ns, b->latency_ns);
+	}
+	return sb_detach(&sb);
+}
+
+char *dataset_samples_csv(const struct dataset *ds)
+{
+	struct strbuf sb;
+
+	if (!ds->nsamples)
+		return NULL;
+	sb_init(&sb);
+	sb_add(&sb, "run,section,rep,time_s,name,value\n");
+	for (size_t i = 0; i < ds->nsamples; i++) {
+		const struct ds_sample *s = &ds->samples[i];
+		const struct ds_run *r = &ds->runs[s->run];
+
+		csv_put_str(&sb, r->name);
+		sb_add(&sb, ",");
+		csv_put_str(&sb, r->section);
+		sb_addf(&sb, ",%d,%.2f,%s,", r->rep, s->t, s->name);
+		sb_addf(&sb, s->derived ? "%.2f\n" : "%.15g\n", s->value);
+	}
+	return sb_detach(&sb);
+}
+
+char *dataset_jobs_csv(const struct dataset *ds)
+{
+	struct strbuf sb;
+
+	if (!ds->njobs)
+		return NULL;
+	sb_init(&sb);
+	sb_add(&sb, "run,section,rep,setup,kernel,status,job,elapsed_s,user_s,sys_s\n");
+	for (size_t i = 0; i < ds->njobs; i++) {
+		const struct ds_job *j = &ds->jobs[i];
+
+		csv_run(&sb, &ds->runs[j->run]);
+		sb_add(&sb, ",");
+		csv_put_str(&sb, j->name);
+		sb_addf(&sb, ",%.3f,%.3f,%.3f\n", j->elapsed_s, j->user_s, j->sys_s);
+	}
+	return sb_detach(&sb);
+}
+
+/* One row per run: what it was and the conditions it ran under. */
+char *dataset_runs_csv(const struct dataset *ds)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_add(&sb, "run,section,rep,setup,kernel,status,disk,disk_scale,fill_target_pct,fill_reached_pct,"
+	       "fill_seconds,fill_status,fill_anon_mb,vms_beside,arch\n");
+	for (size_t i = 0; i < ds->nruns; i++) {
+		const struct ds_run *r = &ds->runs[i];
+
+		csv_run(&sb, r);
+		sb_add(&sb, ",");
+		csv_put_str(&sb, r->disk);
+		sb_addf(&sb, ",%.2f", r->disk_scale);
+		if (isnan(r->fill_target))
+			sb_add(&sb, ",,,,");
+		else
+			sb_addf(&sb, ",%.1f,%.1f,%.2f,", r->fill_target, r->fill_reached,
+				r->fill_seconds);
+		csv_put_str(&sb, r->fill_status ? r->fill_status : "");
+		if (isnan(r->fill_anon_mb))
+			sb_add(&sb, ",");
+		else
+			sb_addf(&sb, ",%.0f", r->fill_anon_mb);
+		csv_put_ll(&sb, r->vms_beside, -1);
+		sb_add(&sb, ",");
+		csv_put_str(&sb, r->arch ? r->arch : "?");
+		sb_add(&sb, "\n");
+	}
+	return sb_detach(&sb);
+}
+
+int dataset_write_csv(const struct dataset *ds, const char *outdir)
+{
+	struct strbuf probs;
+	char *samples, *jobs;
+	int ret = 0;
+
+	if (mkdir_p(outdir)) {
+		err_msg("%s: %s", outdir, strerror(errno));
+		return -1;
+	}
+	sb_init(&probs);
+	for (size_t i = 0; i < ds->nruns; i++)
+		for (size_t k = 0; k < ds->runs[i].problems.n; k++)
+			sb_addf(&probs, "%s\n", ds->runs[i].problems.v[k]);
+	ret |= write_text(outdir, "runs.csv", dataset_runs_csv(ds));
+	ret |= write_text(outdir, "alloc.csv", dataset_alloc_csv(ds));
+	if (ds->nbursts)
+		ret |= write_text(outdir, "bursts.csv", dataset_burst_csv(ds));
+	ret |= write_text(outdir, "fio.csv", dataset_fio_csv(ds));
+	ret |= write_text(outdir, "counters.csv", dataset_counters_csv(ds));
+	ret |= write_text(outdir, "problems.txt", sb_detach(&probs));
+	if ((samples = dataset_samples_csv(ds)))
+		ret |= write_text(outdir, "samples.csv", samples);
+	if ((jobs = dataset_jobs_csv(ds)))
+		ret |= write_text(outdir, "jobs.csv", jobs);
+	return ret;
+}

@@ -1,0 +1,668 @@
+#include "kbuild/kbuild.h"
+#include "scenario/arch.h"
+#include "lib/hash.h"
+#include "lib/history.h"
+#include "kbuild/kconfig.h"
+#include "lib/progress.h"
+#include "lib/signals.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Bump when the recipe below changes in a way that changes the output. */
+#define RECIPE "cmabench-kbuild-1"
+
+/* Lines of kernel-patches/series: patch file names, '#' comments. */
+static int read_series(const struct cmb_env *env, struct strlist *patches, struct strbuf *errs)
+{
+	char *series = env_src(env, "kernel-patches/series");
+	char *text = read_file(series, NULL);
+	char *save = NULL;
+	int lineno = 0;
+
+	if (!text) {
+		sb_addf(errs, "%s: cannot read: %s\n", series, strerror(errno));
+		free(series);
+		return -1;
+	}
+	for (char *l = text; l; l = save) {
+		char *nl = strchr(l, '\n');
+
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		l = rtrim(l);
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (!*l || *l == '#')
+			continue;
+		char *p = path_join(env->srcdir, "kernel-patches");
+		char *full = path_join(p, l);
+
+		free(p);
+		if (!path_exists(full)) {
+			sb_addf(errs, "%s:%d: no such patch: %s\n", series, lineno, full);
+			free(full);
+			free(text);
+			free(series);
+			return -1;
+		}
+		sl_add(patches, full);
+		free(full);
+	}
+	free(text);
+	free(series);
+	return 0;
+}
+
+/* The variant's i-th fragment for arch: its base.config is the arch's own. */
+static const char *fragment_name(const struct cmb_arch *a, const struct kvariant *v, int i)
+{
+	return !strcmp(v->fragments[i], "base.config") ? a->base_fragment : v->fragments[i];
+}
+
+static char *fragment_path(const struct cmb_env *env, const char *name)
+{
+	char *rel = xasprintf("kernel-patches/configs/%s", name);
+	char *p = env_src(env, rel);
+
+	free(rel);
+	return p;
+}
+
+static int hash_source(const struct cmb_env *env, struct hash *h, struct strbuf *errs)
+{
+	if (is_dir(env->linux_source)) {
+		/* A tree: its identity is its path, Makefile and git commit. */
+		char *abs = abs_path(env->linux_source);
+		char *mk = path_join(abs, "Makefile");
+		char *argv[] = { "git", "-C", abs, "describe", "--always", "--dirty", NULL };
+		char *head = cmd_first_line(argv);
+
+		hash_str(h, abs);
+		if (hash_file(h, mk)) {
+			sb_addf(errs, "%s: not a kernel tree (no Makefile)\n", abs);
+			free(abs);
+			free(mk);
+			free(head);
+			return -1;
+		}
+		hash_str(h, head ? head : "no-git");
+		free(abs);
+		free(mk);
+		free(head);
+		return 0;
+	}
+	if (hash_file(h, env->linux_source)) {
+		sb_addf(errs, "%s: cannot read the kernel source: %s\n", env->linux_source,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int kbuild_key_arch(const struct cmb_env *env, const struct cmb_arch *a,
+		    const struct kvariant *v, char key[65], struct strbuf *errs)
+{
+	struct hash *h = hash_new();
+	char *cc_name = arch_cc(a);
+	char *gcc_argv[] = { cc_name, "--version", NULL };
+	char *gcc = cmd_first_line(gcc_argv);
+	int ret = 0;
+
+	if (!errs->buf)
+		sb_init(errs);
+	hash_str(h, RECIPE);
+	/* x86_64 keys stay what they were before there were other arches. */
+	if (a != arch_default()) {
+		hash_str(h, "arch");
+		hash_str(h, a->name);
+		hash_str(h, a->image_target);
+	}
+	hash_str(h, gcc ? gcc : "no-gcc");
+	free(gcc);
+	free(cc_name);
+	if (hash_source(env, h, errs))
+		ret = -1;
+	for (int i = 0; v->fragments[i]; i++) {
+		const char *name = fragment_name(a, v, i);
+		char *frag = fragment_path(env, name);
+
+		hash_str(h, name);
+		if (hash_file(h, frag)) {
+			sb_addf(errs, "%s: cannot read config fragment: %s\n", frag, strerror(errno));
+			ret = -1;
+		}
+		free(frag);
+	}
+	if (v->patched) {
+		struct strlist patches = { 0 };
+
+		if (read_series(env, &patches, errs))
+			ret = -1;
+		for (size_t i = 0; i < patches.n; i++) {
+			const char *base = strrchr(patches.v[i], '/') + 1;
+
+			hash_str(h, base);
+			hash_file(h, patches.v[i]);
+		}
+		sl_free(&patches);
+	}
+	hash_final(h, key);
+	return ret;
+}
+
+int kbuild_key(const struct cmb_env *env, const struct kvariant *v, char key[65],
+	       struct strbuf *errs)
+{
+	return kbuild_key_arch(env, arch_default(), v, key, errs);
+}
+
+/* "env ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" before a kernel command. */
+static void add_arch_env(struct strlist *argv, const struct cmb_arch *a)
+{
+	if (!a->cross_compile)
+		return;
+	sl_add(argv, "env");
+	sl_addf(argv, "ARCH=%s", a->kernel_arch);
+	sl_addf(argv, "CROSS_COMPILE=%s", a->cross_compile);
+}
+
+struct build_tick {
+	struct progress *prog;
+	const char *log;
+	long offset;
+	long objects;
+	double expected;
+};
+
+/* Counts compiled objects in the new part of the build log. */
+static void build_tick(void *arg)
+{
+	struct build_tick *t = arg;
+	FILE *f = fopen(t->log, "r");
+	char line[4096], detail[96];
+
+	if (!f)
+		return;
+	fseek(f, t->offset, SEEK_SET);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "  CC ", 5) || !strncmp(line, "  AS ", 5))
+			t->objects++;
+	t->offset = ftell(f);
+	fclose(f);
+	snprintf(detail, sizeof(detail), "compiling: %ld objects", t->objects);
+	progress_update(t->prog, detail, t->expected > 0 ? t->objects / t->expected : -1);
+}
+
+static void print_log_tail(const char *log, int lines)
+{
+	char *argv[] = { "tail", "-n", NULL, (char *)log, NULL };
+	char n[16];
+
+	snprintf(n, sizeof(n), "%d", lines);
+	argv[2] = n;
+	fprintf(stderr, "---- last %d lines of %s ----\n", lines, log);
+	run_cmd(argv, NULL, NULL, NULL, NULL);
+}
+
+static int step(const char *name, char *const argv[], const char *cwd, const char *log)
+{
+	struct progress p;
+	int rc;
+
+	progress_begin(&p, name, 0);
+	rc = run_cmd(argv, cwd, log, NULL, NULL);
+	progress_end(&p, rc ? "FAILED" : "done");
+	if (rc && !interrupted())
+		print_log_tail(log, 20);
+	return rc;
+}
+
+/* Extracts (or copies) the source into dir/linux. */
+static int get_source(const struct cmb_env *env, const char *dir, const char *log, const char *tag)
+{
+	char *linux_dir = path_join(dir, "linux");
+	char *stepname = xasprintf("%s: source", tag);
+	int rc;
+
+	if (is_dir(env->linux_source)) {
+		char *argv[] = { "cp", "-a", "--reflink=auto", (char *)env->linux_source,
+				 linux_dir, NULL };
+
+		rc = step(stepname, argv, NULL, log);
+	} else {
+		char *x = path_join(dir, "x");
+		char *argv[] = { "tar", "-xf", (char *)env->linux_source, "-C", x, NULL };
+
+		mkdir_p(x);
+		rc = step(stepname, argv, NULL, log);
+		if (!rc) {
+			/* The tarball holds one top directory, whatever its name. */
+			DIR *d = opendir(x);
+			struct dirent *de;
+			char *top = NULL;
+			int n = 0;
+
+			while (d && (de = readdir(d)))
+				if (de->d_name[0] != '.') {
+					n++;
+					free(top);
+					top = path_join(x, de->d_name);
+				}
+			if (d)
+				closedir(d);
+			if (n != 1 || rename(top, linux_dir)) {
+				err_msg("%s: expected one top directory in the tarball", env->linux_source);
+				rc = -1;
+			}
+			free(top);
+			rmdir(x);
+		}
+		free(x);
+	}
+	free(stepname);
+	free(linux_dir);
+	return rc;
+}
+
+static int apply_patches(const struct cmb_env *env, const char *linux_dir, const char *log,
+			 const char *tag)
+{
+	struct strlist patches = { 0 };
+	struct strbuf errs = { 0 };
+	struct progress p;
+	int rc = 0;
+
+	if (read_series(env, &patches, &errs)) {
+		fputs(errs.buf, stderr);
+		sb_free(&errs);
+		return -1;
+	}
+	char *name = xasprintf("%s: patches", tag);
+
+	progress_begin(&p, name, 0);
+	for (size_t i = 0; i < patches.n && !rc; i++) {
+		char *argv[] = { "patch", "-p1", "--batch", "--forward", "-i", patches.v[i], NULL };
+
+		rc = run_cmd(argv, linux_dir, log, NULL, NULL);
+		if (rc && !interrupted()) {
+			err_msg("%s does not apply (kernel-patches/series entry %zu)", patches.v[i], i + 1);
+			print_log_tail(log, 20);
+		}
+	}
+	char *outcome = xasprintf("%zu patches applied", patches.n);
+
+	progress_end(&p, rc ? "FAILED" : outcome);
+	free(outcome);
+	free(name);
+	sl_free(&patches);
+	sb_free(&errs);
+	return rc;
+}
+
+static int configure_kernel(const struct cmb_env *env, const struct cmb_arch *a,
+			    const struct kvariant *v, const char *linux_dir, const char *log,
+			    const char *tag)
+{
+	struct strlist argv = { 0 };
+	struct strbuf errs = { 0 };
+	char *dotconfig = path_join(linux_dir, ".config");
+	char *name = xasprintf("%s: config", tag);
+	int rc, bad = 0;
+
+	add_arch_env(&argv, a);
+	sl_add(&argv, "scripts/kconfig/merge_config.sh");
+	sl_add(&argv, "-n");  /* allnoconfig base: only what the fragments ask for */
+	for (int i = 0; v->fragments[i]; i++) {
+		char *frag = fragment_path(env, fragment_name(a, v, i));
+
+		sl_add(&argv, frag);
+		free(frag);
+	}
+	rc = step(name, argv.v, linux_dir, log);
+	for (int i = 0; !rc && v->fragments[i]; i++) {
+		char *frag = fragment_path(env, fragment_name(a, v, i));
+		struct strlist later = { 0 };
+
+		/* a later fragment's value wins (e.g. debug.config's DEBUG_KERNEL) */
+		for (int j = i + 1; v->fragments[j]; j++) {
+			char *l = fragment_path(env, fragment_name(a, v, j));
+
+			sl_add(&later, l);
+			free(l);
+		}
+		bad += kconfig_check(frag, (const char *const *)later.v, dotconfig, &errs);
+		sl_free(&later);
+		free(frag);
+	}
+	if (bad) {
+		err_msg("the merged .config lost %d requested value(s); fix the fragment:", bad);
+		fputs(errs.buf, stderr);
+		rc = -1;
+	}
+	sb_free(&errs);
+	sl_free(&argv);
+	free(name);
+	free(dotconfig);
+	return rc;
+}
+
+static int compile_kernel(const struct cmb_env *env, const struct cmb_arch *a,
+			  const struct kvariant *v, const char *linux_dir, const char *log,
+			  const char *tag, long *objects)
+{
+	char *hkey_s = xasprintf("kbuild.%s%s.seconds", a->cache_prefix, v->name);
+	char *hkey_o = xasprintf("kbuild.%s%s.objects", a->cache_prefix, v->name);
+	struct strlist argv = { 0 };
+	char *name = xasprintf("%s: compile", tag);
+	struct progress p;
+	struct build_tick t = { .prog = &p, .log = log };
+	int rc;
+
+	add_arch_env(&argv, a);
+	sl_add(&argv, "make");
+	sl_addf(&argv, "-j%d", env->jobs);
+	sl_add(&argv, a->image_target);
+	t.expected = history_get(env, hkey_o);
+	/* Never built this variant: another variant's build is a fair guess. */
+	for (unsigned int i = 0; t.expected <= 0 && i < kvariants_count; i++) {
+		char *k = xasprintf("kbuild.%s%s.objects", a->cache_prefix, kvariants[i].name);
+
+		t.expected = history_get(env, k);
+		free(k);
+	}
+	{
+		FILE *f = fopen(log, "r");
+
+		if (f) {
+			fseek(f, 0, SEEK_END);
+			t.offset = ftell(f);
+			fclose(f);
+		}
+	}
+	progress_begin(&p, name, history_get(env, hkey_s));
+	rc = run_cmd(argv.v, linux_dir, log, build_tick, &t);
+	build_tick(&t);
+	double secs = progress_end(&p, rc ? "FAILED" : "done");
+
+	if (!rc) {
+		history_set(env, hkey_s, secs);
+		history_set(env, hkey_o, t.objects);
+	} else if (!interrupted()) {
+		print_log_tail(log, 30);
+	}
+	*objects = t.objects;
+	sl_free(&argv);
+	free(name);
+	free(hkey_s);
+	free(hkey_o);
+	return rc;
+}
+
+/* The version string a bzImage carries (boot protocol: header field at 0x20e). */
+static char *bzimage_version(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char off[2];
+	char buf[128] = "";
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0x20e, SEEK_SET) || fread(off, 1, 2, f) != 2 ||
+	    fseek(f, 0x200 + (off[0] | off[1] << 8), SEEK_SET) ||
+	    !fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[strcspn(buf, " ")] = '\0';
+	return buf[0] ? xstrdup(buf) : NULL;
+}
+
+/*
+ * The version in an uncompressed image's banner ("Linux version 6.12.118 ("):
+ * what an arm64 Image carries, where no header points at it.
+ */
+static char *banner_version(const char *path)
+{
+	static const char tag[] = "Linux version ";
+	size_t len;
+	char *data = read_file(path, &len), *ver = NULL;
+
+	if (!data)
+		return NULL;
+	for (char *p = data; p && (size_t)(p - data) + sizeof(tag) < len;) {
+		p = memmem(p, len - (size_t)(p - data), tag, sizeof(tag) - 1);
+		if (!p)
+			break;
+		p += sizeof(tag) - 1;
+		size_t n = strcspn(p, " ");
+
+		/* the banner, not a format string: a digit and a space follow */
+		if (n > 0 && n < 64 && p[0] >= '0' && p[0] <= '9' && p[n] == ' ') {
+			ver = xasprintf("%.*s", (int)n, p);
+			break;
+		}
+	}
+	free(data);
+	return ver;
+}
+
+/* The kernel version an image of arch a carries. */
+static char *image_version(const struct cmb_arch *a, const char *path)
+{
+	return a == arch_default() ? bzimage_version(path) : banner_version(path);
+}
+
+/* The cache's name of the boot image: the make target's file name. */
+static const char *image_file(const struct cmb_arch *a)
+{
+	return strrchr(a->image_path, '/') + 1;
+}
+
+static int collect(const struct cmb_arch *a, const char *tmp, const char *linux_dir,
+		   const struct kvariant *v,
+		   const char *key, double seconds, long objects, bool keep_tree)
+{
+	const char *const keep[][2] = {
+		{ a->image_path, image_file(a) },
+		{ ".config", "config" },
+		{ "System.map", "System.map" },
+	};
+	char *version;
+	char *image;
+	json_object *meta = json_object_new_object();
+	char *metapath = path_join(tmp, "build.json");
+	char date[64];
+	time_t now = time(NULL);
+	int rc = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++) {
+		char *from = path_join(linux_dir, keep[i][0]);
+		char *to = path_join(tmp, keep[i][1]);
+
+		if (copy_file(from, to)) {
+			err_msg("%s: %s", from, strerror(errno));
+			rc = -1;
+		}
+		free(from);
+		free(to);
+	}
+	/* Read from the image itself: "make kernelversion" run under make prints
+	 * "Entering directory" lines that would end up in the metadata. */
+	image = path_join(tmp, image_file(a));
+	version = image_version(a, image);
+	free(image);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	json_object_object_add(meta, "variant", json_object_new_string(v->name));
+	json_object_object_add(meta, "arch", json_object_new_string(a->name));
+	json_object_object_add(meta, "key", json_object_new_string(key));
+	json_object_object_add(meta, "version", json_object_new_string(version ? version : "?"));
+	json_object_object_add(meta, "built", json_object_new_string(date));
+	json_object_object_add(meta, "build_seconds", json_object_new_double(seconds));
+	json_object_object_add(meta, "objects", json_object_new_int64(objects));
+	if (json_object_to_file_ext(metapath, meta, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE))
+		rc = -1;
+	json_object_put(meta);
+	free(metapath);
+	free(version);
+	if (!rc && !keep_tree)
+		rc = rm_rf(linux_dir);
+	return rc;
+}
+
+static int read_meta(struct kernel *k)
+{
+	char *path = path_join(k->dir, "build.json");
+	json_object *meta = json_object_from_file(path), *v;
+
+	free(path);
+	if (!meta)
+		return -1;
+	if (json_object_object_get_ex(meta, "version", &v))
+		k->version = xstrdup(json_object_get_string(v));
+	json_object_put(meta);
+	/* Caches written before the version came from the image may hold make's
+	 * chatter instead of a version. */
+	if (k->version && strchr(k->version, ' ')) {
+		free(k->version);
+		k->version = image_version(k->arch, k->bzimage);
+	}
+	return k->version ? 0 : -1;
+}
+
+/*
+ * CMABENCH_BZIMAGE_<VARIANT>=path (x86_64), CMABENCH_IMAGE_<ARCH>_<VARIANT>=path
+ * (other arches): a kernel built elsewhere, used as is.
+ */
+static int external_kernel(const struct cmb_arch *a, const struct kvariant *v, struct kernel *k)
+{
+	char var[96];
+	const char *path;
+
+	if (a == arch_default())
+		snprintf(var, sizeof(var), "CMABENCH_BZIMAGE_%s", v->name);
+	else
+		snprintf(var, sizeof(var), "CMABENCH_IMAGE_%s_%s", a->name, v->name);
+	for (char *p = var; *p; p++)
+		*p = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+	path = getenv(var);
+	if (!path)
+		return 1;
+	k->bzimage = abs_path(path);
+	k->dir = xstrdup(k->bzimage);
+	snprintf(k->key, sizeof(k->key), "external");
+	k->version = image_version(a, k->bzimage);
+	if (!k->version) {
+		err_msg("%s=%s: not a %s kernel image", var, path, a->name);
+		return -1;
+	}
+	printf("[kernel %s%s] using %s (%s, Linux %s)\n", a->cache_prefix, v->name, k->bzimage,
+	       var, k->version);
+	return 0;
+}
+
+int kbuild_get_arch(const struct cmb_env *env, const struct cmb_arch *a, const struct kvariant *v,
+		    struct kernel *k)
+{
+	struct strbuf errs = { 0 };
+	char *kdir, *tmp, *log, *linux_dir, *tag;
+	long objects = 0;
+	double t0;
+	int rc;
+
+	memset(k, 0, sizeof(*k));
+	k->variant = v;
+	k->arch = a;
+	rc = external_kernel(a, v, k);
+	if (rc <= 0)
+		return rc;
+	if (kbuild_key_arch(env, a, v, k->key, &errs)) {
+		fputs(errs.buf, stderr);
+		sb_free(&errs);
+		return -1;
+	}
+	sb_free(&errs);
+	kdir = env_cache(env, "kernels");
+	k->dir = xasprintf("%s/%s%s-%.16s", kdir, a->cache_prefix, v->name, k->key);
+	k->bzimage = path_join(k->dir, image_file(a));
+	if (path_exists(k->bzimage) && !read_meta(k)) {
+		printf("[kernel %s%s] reusing %s build %.16s (Linux %s)\n", a->cache_prefix, v->name,
+		       v->name, k->key, k->version);
+		free(kdir);
+		return 0;
+	}
+
+	tag = xasprintf("kernel %s%s", a->cache_prefix, v->name);
+	tmp = xasprintf("%s/.tmp-%s%s-%.16s.%d", kdir, a->cache_prefix, v->name, k->key,
+			(int)getpid());
+	log = xasprintf("%s/%s%s-%.16s.log", kdir, a->cache_prefix, v->name, k->key);
+	linux_dir = path_join(tmp, "linux");
+	rm_rf(tmp);
+	if (mkdir_p(tmp)) {
+		err_msg("%s: %s", tmp, strerror(errno));
+		rc = -1;
+		goto out;
+	}
+	unlink(log);
+	printf("[kernel %s%s] building %.16s; compiler output in %s\n", a->cache_prefix, v->name,
+	       k->key, log);
+	t0 = now_ns() / 1e9;
+	rc = get_source(env, tmp, log, tag);
+	if (!rc && v->patched)
+		rc = apply_patches(env, linux_dir, log, tag);
+	if (!rc)
+		rc = configure_kernel(env, a, v, linux_dir, log, tag);
+	if (!rc)
+		rc = compile_kernel(env, a, v, linux_dir, log, tag, &objects);
+	if (!rc)
+		rc = collect(a, tmp, linux_dir, v, k->key, now_ns() / 1e9 - t0, objects,
+			     env->keep_tree);
+	if (!rc && rename(tmp, k->dir)) {
+		err_msg("%s: %s", k->dir, strerror(errno));
+		rc = -1;
+	}
+	if (!rc) {
+		char *dst = path_join(k->dir, "build.log");
+
+		rename(log, dst);
+		free(dst);
+		rc = read_meta(k);
+	} else {
+		if (interrupted())
+			err_msg("kernel %s%s: interrupted", a->cache_prefix, v->name);
+		else
+			err_msg("kernel %s%s: build failed; log kept in %s", a->cache_prefix, v->name,
+				log);
+		rm_rf(tmp);
+	}
+out:
+	free(tag);
+	free(tmp);
+	free(log);
+	free(linux_dir);
+	free(kdir);
+	return rc;
+}
+
+int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kernel *k)
+{
+	return kbuild_get_arch(env, arch_default(), v, k);
+}
+
+void kernel_free(struct kernel *k)
+{
+	free(k->dir);
+	free(k->bzimage);
+	free(k->version);
+	memset(k, 0, sizeof(*k));
+}

@@ -1,0 +1,42 @@
+/*
+ * Kernel pipeline: extract the source, apply kernel-patches/series, merge
+ * the variant's config fragments, build a bzImage. Builds are cached under
+ * <cache>/kernels/<variant>-<key>/, the key hashing everything that affects
+ * the result, so unchanged inputs are never rebuilt.
+ */
+#ifndef CMB_KBUILD_H
+#define CMB_KBUILD_H
+
+#include <stdbool.h>
+
+#include "scenario/arch.h"
+#include "lib/env.h"
+#include "lib/util.h"
+#include "scenario/variants.h"
+
+struct kernel {
+	const struct kvariant *variant;
+	const struct cmb_arch *arch;
+	char key[65];
+	char *dir;          /* cache directory of this build */
+	char *bzimage;      /* the boot image: bzImage (x86_64), Image (arm64) */
+	char *version;      /* make kernelversion */
+};
+
+/*
+ * The cache key of a variant for an arch from its inputs; errors name the
+ * file. The arch enters the key (with its compiler and boot image) for every
+ * arch but x86_64, whose keys are those of the builds made before arm64.
+ */
+int kbuild_key_arch(const struct cmb_env *env, const struct cmb_arch *a,
+		    const struct kvariant *v, char key[65], struct strbuf *errs);
+/* Builds the variant for arch a unless a build with the same key is cached. */
+int kbuild_get_arch(const struct cmb_env *env, const struct cmb_arch *a, const struct kvariant *v,
+		    struct kernel *k);
+/* The same for x86_64. */
+int kbuild_key(const struct cmb_env *env, const struct kvariant *v, char key[65],
+	       struct strbuf *errs);
+int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kernel *k);
+void kernel_free(struct kernel *k);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * What the parts of the report share (report.c: allocations and the whole
+ * report; report-runs.c: per-run metrics; report-plots.c: plot data).
+ */
+#ifndef CMB_REPORT_INTERNAL_H
+#define CMB_REPORT_INTERNAL_H
+
+#include "report/report.h"
+#include "report/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dvec {
+	double *v;
+	size_t n, cap;
+};
+
+void dv_add(struct dvec *d, double x);
+void dv_free(struct dvec *d);
+double dv_mean(const struct dvec *d);
+double dv_median(const struct dvec *d);
+void dv_range(const struct dvec *d, double *lo, double *hi);
+struct dvec *dvecs(size_t n);
+void dvecs_free(struct dvec *d, size_t n);
+
+/* A column's runs: its section's runs that ended ok and reached their fill. */
+bool col_run(const struct report_col *c, size_t run);
+/* A tested row of per-run values (pr[c]: column c's), see report.c. */
+void tested_row(struct tables *ts, struct table *t, const char *label, const char *better,
+		int prec, const struct dvec *pr, bool agg_mean);
+/* "lo-hi" of per-run values. */
+void spread_row(struct table *t, const char *label, const struct dvec *pr, int prec);
+
+enum lat_side { USER, KERNEL };
+/* A request's latency on a side in us, NAN where that side was not measured. */
+double lat_us(const struct ds_alloc *a, enum lat_side side);
+/* Request sizes of allocations tagged tag ("": the plan's) in any column, ascending. */
+size_t all_sizes(const struct report_col *cols, size_t ncols, const char *tag, long long **out);
+/* Every burst of a column's runs, in us; failed ones too (counted in *failed). */
+void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed);
+
+/* report-runs.c */
+void job_tables(struct tables *ts, const struct report_col *cols, size_t ncols);
+void fio_tables(struct tables *ts, const struct report_col *cols, size_t ncols);
+void counter_table(struct tables *ts, const struct report_col *cols, size_t ncols);
+void perf_table(struct tables *ts, const struct report_col *cols, size_t ncols);
+
+#endif

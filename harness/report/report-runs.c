@@ -1,0 +1,328 @@
+/*
+ * The report's per-run metrics: timed jobs, fio jobs, counters and perf
+ * events, one value per run each, tested like every other row.
+ */
+#include "report/report-internal.h"
+
+/* Each timed foreground job (jobtime.csv): elapsed, user and sys seconds per run. */
+void job_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
+{
+	struct strlist names = { 0 };
+
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c].ds->njobs; i++)
+			if (col_run(&cols[c], cols[c].ds->jobs[i].run) &&
+			    !sl_has(&names, cols[c].ds->jobs[i].name))
+				sl_add(&names, cols[c].ds->jobs[i].name);
+	for (size_t k = 0; k < names.n; k++) {
+		struct dvec *e = dvecs(ncols), *u = dvecs(ncols), *sy = dvecs(ncols);
+		char *title = xasprintf("timed job %s (s, one value per run)", names.v[k]);
+		struct table *t = tables_add(ts, cols, ncols, title);
+		struct trow *r = table_text(t, "runs");
+
+		for (size_t c = 0; c < ncols; c++) {
+			for (size_t i = 0; i < cols[c].ds->njobs; i++) {
+				const struct ds_job *j = &cols[c].ds->jobs[i];
+
+				if (!col_run(&cols[c], j->run) || strcmp(j->name, names.v[k]))
+					continue;
+				dv_add(&e[c], j->elapsed_s);
+				dv_add(&u[c], j->user_s);
+				dv_add(&sy[c], j->sys_s);
+			}
+			table_set(r, c, xasprintf("%zu", e[c].n));
+		}
+		tested_row(ts, t, "elapsed (median of runs)", "lower", 2, e, false);
+		spread_row(t, "elapsed of runs", e, 2);
+		tested_row(ts, t, "user (mean of runs)", "lower", 2, u, true);
+		tested_row(ts, t, "sys (mean of runs)", "lower", 2, sy, true);
+		dvecs_free(e, ncols);
+		dvecs_free(u, ncols);
+		dvecs_free(sy, ncols);
+		free(title);
+	}
+	sl_free(&names);
+}
+
+/* ---- per-run metrics: fio, counters, perf ---------------------------------- */
+
+static double fio_value(const struct ds_fio *f, int which)
+{
+	long long v;
+
+	switch (which) {
+	case 0: return f->read_iops;
+	case 1: return f->read_bw;
+	case 2: v = f->read_p50; break;
+	case 3: v = f->read_p99; break;
+	case 4: return f->write_iops;
+	case 5: return f->write_bw;
+	case 6: v = f->write_p50; break;
+	default: v = f->write_p99; break;
+	}
+	return v == DS_NONE ? NAN : (double)v;
+}
+
+struct fio_metric {
+	const char *label, *better;
+	int prec;
+	double scale;
+	int which;
+	bool sum;                   /* rates of one job's rows in a run add up */
+};
+
+/* One value per run of a fio output file and job: rows summed or averaged. */
+static void fio_runs(const struct report_col *c, const char *file, const char *job,
+		     const struct fio_metric *m, struct dvec *out)
+{
+	for (size_t run = 0; run < c->ds->nruns; run++) {
+		double s = 0;
+		size_t n = 0;
+
+		if (!col_run(c, run))
+			continue;
+		for (size_t i = 0; i < c->ds->nfios; i++) {
+			const struct ds_fio *f = &c->ds->fios[i];
+			double x = fio_value(f, m->which);
+
+			if (f->run != run || strcmp(f->file, file) || strcmp(f->job, job) ||
+			    f->flags[0] || isnan(x))
+				continue;
+			s += x * m->scale;
+			n++;
+		}
+		if (n)
+			dv_add(out, m->sum ? s : s / n);
+	}
+}
+
+void fio_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
+{
+	static const struct fio_metric m[] = {
+		{ "read iops", "higher", 1, 1, 0, true },
+		{ "read bandwidth (MiB/s)", "higher", 2, 1.0 / 1048576, 1, true },
+		{ "read clat p50 (us)", "lower", 2, 1e-3, 2, false },
+		{ "read clat p99 (us)", "lower", 2, 1e-3, 3, false },
+		{ "write iops", "higher", 1, 1, 4, true },
+		{ "write bandwidth (MiB/s)", "higher", 2, 1.0 / 1048576, 5, true },
+		{ "write clat p50 (us)", "lower", 2, 1e-3, 6, false },
+		{ "write clat p99 (us)", "lower", 2, 1e-3, 7, false },
+	};
+	struct strlist keys = { 0 };
+
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c].ds->nfios; i++) {
+			const struct ds_fio *f = &cols[c].ds->fios[i];
+			char *key = xasprintf("%s\t%s", f->file, f->job);
+
+			if (col_run(&cols[c], f->run) && !sl_has(&keys, key))
+				sl_add(&keys, key);
+			free(key);
+		}
+	for (size_t j = 0; j < keys.n; j++) {
+		char *file = xstrdup(keys.v[j]), *job = strchr(file, '\t') + 1, *title;
+		struct table *t;
+		struct trow *r;
+
+		job[-1] = '\0';
+		title = xasprintf("fio job %s of %s (one value per run)", job, file);
+		t = tables_add(ts, cols, ncols, title);
+		free(title);
+		r = table_text(t, "runs");
+		for (size_t k = 0; k < ARRAY_SIZE(m); k++) {
+			struct dvec *pr = dvecs(ncols);
+			bool any = false;
+
+			for (size_t c = 0; c < ncols; c++) {
+				fio_runs(&cols[c], file, job, &m[k], &pr[c]);
+				if (!k)
+					table_set(r, c, xasprintf("%zu", pr[c].n));
+				any |= pr[c].n && dv_mean(&pr[c]) != 0;
+			}
+			if (any)
+				tested_row(ts, t, m[k].label, m[k].better, m[k].prec, pr, true);
+			if (any && k == 1)
+				spread_row(t, "read bandwidth of runs", pr, 1);
+			dvecs_free(pr, ncols);
+		}
+		free(file);
+	}
+	sl_free(&keys);
+}
+
+/* The first of names that source has in run; its delta (and after value). */
+static bool counter_any(const struct dataset *ds, size_t run, const char *source,
+			const char *const *names, long long *delta, long long *after)
+{
+	for (size_t i = 0; names[i]; i++)
+		if (ds_counter_delta(ds, run, source, names[i], delta, after))
+			return true;
+	return false;
+}
+
+/* A per-run value: NAN when the run does not have it. */
+typedef double (*run_value_fn)(const struct dataset *ds, size_t run, const void *arg);
+
+struct counter_ref {
+	const char *source, *name;
+};
+
+static double counter_delta_value(const struct dataset *ds, size_t run, const void *arg)
+{
+	const struct counter_ref *c = arg;
+	long long d;
+
+	return ds_counter_delta(ds, run, c->source, c->name, &d, NULL) ? (double)d : NAN;
+}
+
+/* The names kernel-patches/ gives the files in /sys/kernel/debug/cleancache/. */
+static const char *const cc_hits[] = { "hits", NULL };
+static const char *const cc_misses[] = { "misses", NULL };
+static const char *const cc_stored[] = { "cached_pages", NULL };
+static const char *const cc_pool[] = { "pool_pages", NULL };
+
+/* Only a gcma set-up has a cache: elsewhere its counters are "-". */
+static bool has_cache(const struct dataset *ds, size_t run)
+{
+	return !strcmp(ds->runs[run].setup, "gcma");
+}
+
+static double cleancache_hit_rate(const struct dataset *ds, size_t run, const void *arg)
+{
+	long long h, m;
+
+	(void)arg;
+	if (!has_cache(ds, run) || !counter_any(ds, run, "cleancache", cc_hits, &h, NULL) ||
+	    !counter_any(ds, run, "cleancache", cc_misses, &m, NULL) || h + m <= 0)
+		return NAN;
+	return 100.0 * h / (h + m);
+}
+
+static double cleancache_occupancy(const struct dataset *ds, size_t run, const void *arg)
+{
+	long long a;
+
+	(void)arg;
+	return has_cache(ds, run) && counter_any(ds, run, "cleancache", cc_stored, NULL, &a) ?
+	       (double)a : NAN;
+}
+
+/* Share of the donated pool holding cached data at the end. */
+static double cleancache_occupancy_pct(const struct dataset *ds, size_t run, const void *arg)
+{
+	long long a, pool;
+
+	(void)arg;
+	if (!has_cache(ds, run) || !counter_any(ds, run, "cleancache", cc_stored, NULL, &a) ||
+	    !counter_any(ds, run, "cleancache", cc_pool, NULL, &pool) || pool <= 0)
+		return NAN;
+	return 100.0 * a / pool;
+}
+
+/* One tested row of per-run values (mean of runs); false if no column has any. */
+static bool run_metric_row(struct tables *ts, struct table *t, const char *label,
+			   const char *better, int prec, run_value_fn fn, const void *arg)
+{
+	struct dvec *pr = dvecs(t->ncols);
+	bool any = false;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct dataset *ds = t->cols[c].ds;
+
+		for (size_t run = 0; run < ds->nruns; run++) {
+			double x;
+
+			if (!col_run(&t->cols[c], run))
+				continue;
+			x = fn(ds, run, arg);
+			if (!isnan(x))
+				dv_add(&pr[c], x);
+		}
+		any |= pr[c].n > 0;
+	}
+	if (any)
+		tested_row(ts, t, label, better, prec, pr, true);
+	dvecs_free(pr, t->ncols);
+	return any;
+}
+
+/*
+ * One row per (source, name) under a source prefix that any column has
+ * (every CMA area's counters, every background's perf events), labelled
+ * "<label><source without prefix> <name>"; false if none had a value.
+ */
+static bool source_rows(struct tables *ts, struct table *t, const char *prefix, const char *label,
+			int prec)
+{
+	struct strlist rows = { 0 };
+	size_t plen = strlen(prefix);
+	bool any = false;
+
+	for (size_t c = 0; c < t->ncols; c++)
+		for (size_t i = 0; i < t->cols[c].ds->ncounters; i++) {
+			const struct ds_counter *k = &t->cols[c].ds->counters[i];
+			char *key;
+
+			/* sys-cma/<area>/gcma is a flag, not a counter: no delta */
+			if (strncmp(k->source, prefix, plen) || !col_run(&t->cols[c], k->run) ||
+			    !strcmp(k->name, "gcma"))
+				continue;
+			key = xasprintf("%s\t%s", k->source, k->name);
+			if (!sl_has(&rows, key))
+				sl_add(&rows, key);
+			free(key);
+		}
+	for (size_t i = 0; i < rows.n; i++) {
+		char *src = xstrdup(rows.v[i]), *name = strchr(src, '\t'), *lab;
+		struct counter_ref ref;
+
+		*name++ = '\0';
+		ref = (struct counter_ref){ src, name };
+		lab = xasprintf("%s%s %s", label, src + plen, name);
+		any |= run_metric_row(ts, t, lab, strstr(name, "fail") ? "lower" : "", prec,
+				      counter_delta_value, &ref);
+		free(lab);
+		free(src);
+	}
+	sl_free(&rows);
+	return any;
+}
+
+/* Counters: CMA sysfs, vmstat, and cleancache hit rate and occupancy. */
+void counter_table(struct tables *ts, const struct report_col *cols, size_t ncols)
+{
+	static const struct { struct counter_ref ref; const char *better; } plain[] = {
+		{ { "vmstat", "cma_alloc_success" }, "" },
+		{ { "vmstat", "cma_alloc_fail" }, "lower" },
+		{ { "vmstat", "pgmigrate_success" }, "" },
+		{ { "vmstat", "pgmigrate_fail" }, "lower" },
+		{ { "vmstat", "compact_stall" }, "lower" },
+		{ { "vmstat", "workingset_refault_file" }, "lower" },
+	};
+	struct table *t = tables_add(ts, cols, ncols,
+				     "counters (delta over the run, mean of runs)");
+
+	source_rows(ts, t, "sys-cma/", "cma ", 1);
+	for (size_t i = 0; i < ARRAY_SIZE(plain); i++) {
+		char *label = xasprintf("%s %s", plain[i].ref.source, plain[i].ref.name);
+
+		run_metric_row(ts, t, label, plain[i].better, 1, counter_delta_value, &plain[i].ref);
+		free(label);
+	}
+	run_metric_row(ts, t, "cleancache hit rate %", "higher", 2, cleancache_hit_rate, NULL);
+	run_metric_row(ts, t, "cleancache occupancy (pages, at end)", "", 1,
+		       cleancache_occupancy, NULL);
+	run_metric_row(ts, t, "cleancache occupancy (% of pool, at end)", "", 1,
+		       cleancache_occupancy_pct, NULL);
+	tables_drop_empty(ts);
+}
+
+/* perf stat around each background and fio job: every (workload, event) a column has. */
+void perf_table(struct tables *ts, const struct report_col *cols, size_t ncols)
+{
+	struct table *t = tables_add(ts, cols, ncols, "perf stat of the workloads (mean of runs)");
+
+	source_rows(ts, t, "perf/", "", 0);
+	tables_drop_empty(ts);
+}
+

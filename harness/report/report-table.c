@@ -1,0 +1,249 @@
+#include "report/report-table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct table *tables_add(struct tables *ts, const struct report_col *cols, size_t ncols,
+			 const char *title)
+{
+	struct table *t;
+
+	ts->v = xrealloc(ts->v, (ts->n + 1) * sizeof(*ts->v));
+	t = &ts->v[ts->n++];
+	memset(t, 0, sizeof(*t));
+	t->title = xstrdup(title);
+	t->cols = cols;
+	t->ncols = ncols;
+	return t;
+}
+
+void tables_drop_all_rows(struct table *t)
+{
+	for (size_t i = 0; i < t->nrows; i++) {
+		for (size_t c = 0; c < t->ncols; c++)
+			free(t->rows[i].cells[c].text);
+		free(t->rows[i].cells);
+		free(t->rows[i].label);
+	}
+	free(t->rows);
+	t->rows = NULL;
+	t->nrows = 0;
+}
+
+static void table_free(struct table *t)
+{
+	tables_drop_all_rows(t);
+	free(t->title);
+}
+
+void tables_heading(struct tables *ts, const char *title)
+{
+	tables_add(ts, NULL, 0, title)->heading = true;
+}
+
+void tables_drop_empty(struct tables *ts)
+{
+	if (ts->n && !ts->v[ts->n - 1].nrows && !ts->v[ts->n - 1].heading)
+		table_free(&ts->v[--ts->n]);
+}
+
+static struct trow *new_row(struct table *t, const char *label, const char *better, int prec)
+{
+	struct trow *r;
+
+	t->rows = xrealloc(t->rows, (t->nrows + 1) * sizeof(*t->rows));
+	r = &t->rows[t->nrows++];
+	r->label = xstrdup(label);
+	r->better = better;
+	r->prec = prec;
+	r->cells = xcalloc(t->ncols, sizeof(*r->cells));
+	for (size_t c = 0; c < t->ncols; c++) {
+		r->cells[c].v = NAN;
+		r->cells[c].test = -1;
+	}
+	return r;
+}
+
+struct trow *table_values(struct table *t, const char *label, const char *better, int prec,
+			  const double *v)
+{
+	struct trow *r = new_row(t, label, better, prec);
+
+	for (size_t c = 0; c < t->ncols; c++)
+		r->cells[c].v = v[c];
+	return r;
+}
+
+struct trow *table_text(struct table *t, const char *label)
+{
+	struct trow *r = new_row(t, label, "", 0);
+
+	for (size_t c = 0; c < t->ncols; c++)
+		r->cells[c].text = xstrdup("-");
+	return r;
+}
+
+void table_set(struct trow *r, size_t c, char *text)
+{
+	free(r->cells[c].text);
+	r->cells[c].text = text;
+}
+
+int tests_add(struct tests *ts, double p, bool separated)
+{
+	if (ts->n == ts->cap) {
+		ts->cap = ts->cap ? 2 * ts->cap : 64;
+		ts->p = xrealloc(ts->p, ts->cap * sizeof(*ts->p));
+		ts->q = xrealloc(ts->q, ts->cap * sizeof(*ts->q));
+		ts->separated = xrealloc(ts->separated, ts->cap * sizeof(*ts->separated));
+	}
+	ts->p[ts->n] = p;
+	ts->q[ts->n] = NAN;
+	ts->separated[ts->n] = separated;
+	return (int)ts->n++;
+}
+
+static const struct tests *sort_tests;
+
+static int by_p(const void *a, const void *b)
+{
+	double x = sort_tests->p[*(const size_t *)a], y = sort_tests->p[*(const size_t *)b];
+
+	return (x > y) - (x < y);
+}
+
+/* q_(i) = min over j >= i of p_(j) m / j, capped at 1 (Benjamini and Hochberg, 1995). */
+void tests_adjust(struct tests *ts)
+{
+	size_t *order = xcalloc(ts->n + 1, sizeof(*order)), m = 0;
+	double run = 1;
+
+	for (size_t i = 0; i < ts->n; i++)
+		if (!isnan(ts->p[i]))
+			order[m++] = i;
+	sort_tests = ts;
+	qsort(order, m, sizeof(*order), by_p);
+	sort_tests = NULL;
+	for (size_t k = m; k-- > 0;) {
+		double q = ts->p[order[k]] * m / (k + 1);
+
+		run = q < run ? q : run;
+		ts->q[order[k]] = run;
+	}
+	ts->adjusted = true;
+	free(order);
+}
+
+/* The cell as printed: its text, or its value with the change and mark. */
+static char *cell_text(const struct tables *ts, const struct trow *r, size_t c)
+{
+	const struct tcell *x = &r->cells[c], *base = &r->cells[0];
+	char num[64];
+	double change, q;
+	bool mark;
+
+	if (x->text)
+		return xstrdup(x->text);
+	if (isnan(x->v))
+		return xstrdup("-");
+	snprintf(num, sizeof(num), "%.*f", r->prec, x->v);
+	if (c == 0 || base->text || isnan(base->v))
+		return xstrdup(num);
+	if (base->v == 0)
+		return xasprintf("%s (%s)", num, x->v == 0 ? "+0.00%" : "n/a");
+	change = (x->v - base->v) / fabs(base->v) * 100;
+	if (x->test < 0 || !ts->tests.adjusted || isnan(ts->tests.q[x->test]))
+		return xasprintf("%s (%+.2f%%)", num, change);
+	q = ts->tests.q[x->test];
+	mark = q < REPORT_ALPHA && ts->tests.separated[x->test];
+	if (mark)
+		return xasprintf("%s *%+.2f%%* (q %.3f)", num, change, q);
+	return xasprintf("%s (%+.2f%%, q %.3f)", num, change, q);
+}
+
+static void render(const struct tables *ts, const struct table *t, struct strbuf *txt,
+		   struct strbuf *md)
+{
+	if (t->heading) {
+		if (txt)
+			sb_addf(txt, "== %s\n\n", t->title);
+		if (md)
+			sb_addf(md, "## %s\n\n", t->title);
+		return;
+	}
+	size_t lw = strlen("metric"), bw = strlen("better"), *cw = xcalloc(t->ncols, sizeof(*cw));
+	char ***cells = xcalloc(t->nrows, sizeof(*cells));
+
+	for (size_t c = 0; c < t->ncols; c++)
+		cw[c] = strlen(t->cols[c].label);
+	for (size_t i = 0; i < t->nrows; i++) {
+		cells[i] = xcalloc(t->ncols, sizeof(**cells));
+		if (strlen(t->rows[i].label) > lw)
+			lw = strlen(t->rows[i].label);
+		for (size_t c = 0; c < t->ncols; c++) {
+			cells[i][c] = cell_text(ts, &t->rows[i], c);
+			if (strlen(cells[i][c]) > cw[c])
+				cw[c] = strlen(cells[i][c]);
+		}
+	}
+	if (txt) {
+		sb_addf(txt, "%s\n  %-*s  %-*s", t->title, (int)lw, "", (int)bw, "better");
+		for (size_t c = 0; c < t->ncols; c++)
+			sb_addf(txt, "  %*s", (int)cw[c], t->cols[c].label);
+		sb_add(txt, "\n");
+		for (size_t i = 0; i < t->nrows; i++) {
+			sb_addf(txt, "  %-*s  %-*s", (int)lw, t->rows[i].label, (int)bw,
+				t->rows[i].better);
+			for (size_t c = 0; c < t->ncols; c++)
+				sb_addf(txt, "  %*s", (int)cw[c], cells[i][c]);
+			/* no trailing blanks */
+			while (txt->len && txt->buf[txt->len - 1] == ' ')
+				txt->buf[--txt->len] = '\0';
+			sb_add(txt, "\n");
+		}
+		sb_add(txt, "\n");
+	}
+	if (md) {
+		sb_addf(md, "### %s\n\n| metric | better |", t->title);
+		for (size_t c = 0; c < t->ncols; c++)
+			sb_addf(md, " %s |", t->cols[c].label);
+		sb_add(md, "\n|---|---|");
+		for (size_t c = 0; c < t->ncols; c++)
+			sb_add(md, "---:|");
+		sb_add(md, "\n");
+		for (size_t i = 0; i < t->nrows; i++) {
+			sb_addf(md, "| %s | %s |", t->rows[i].label, t->rows[i].better);
+			for (size_t c = 0; c < t->ncols; c++)
+				sb_addf(md, " %s |", cells[i][c]);
+			sb_add(md, "\n");
+		}
+		sb_add(md, "\n");
+	}
+	for (size_t i = 0; i < t->nrows; i++) {
+		for (size_t c = 0; c < t->ncols; c++)
+			free(cells[i][c]);
+		free(cells[i]);
+	}
+	free(cells);
+	free(cw);
+}
+
+void tables_render(struct tables *ts, struct strbuf *txt, struct strbuf *md)
+{
+	tests_adjust(&ts->tests);
+	for (size_t i = 0; i < ts->n; i++)
+		if (ts->v[i].nrows || ts->v[i].heading)
+			render(ts, &ts->v[i], txt, md);
+}
+
+void tables_free(struct tables *ts)
+{
+	for (size_t i = 0; i < ts->n; i++)
+		table_free(&ts->v[i]);
+	free(ts->v);
+	free(ts->tests.p);
+	free(ts->tests.q);
+	free(ts->tests.separated);
+	memset(ts, 0, sizeof(*ts));
+}

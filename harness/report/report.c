@@ -1,0 +1,851 @@
+/*
+ * Comparison tables (see report.h). The run (one VM) is the unit of
+ * replication: every tested statistic is computed per run first (a run's
+ * median, p99, mean, success rate, throughput, counter delta) and the
+ * columns are compared on those per-run values (Mann-Whitney U), each
+ * statistic with its own test; the false-discovery rate over all tests of
+ * a report is controlled with Benjamini-Hochberg (report-table.c). Failed
+ * allocations stay in: latency statistics are over every request, with
+ * the success rate beside them. Only runs that ended "ok" count; the
+ * others are named, never averaged in.
+ */
+#include "report/report-internal.h"
+
+#include <errno.h>
+
+/* ---- small containers ---------------------------------------------------- */
+
+void dv_add(struct dvec *d, double x)
+{
+	if (d->n == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 64;
+		d->v = xrealloc(d->v, d->cap * sizeof(*d->v));
+	}
+	d->v[d->n++] = x;
+}
+
+void dv_free(struct dvec *d)
+{
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+double dv_mean(const struct dvec *d)
+{
+	double s = 0;
+
+	if (!d->n)
+		return NAN;
+	for (size_t i = 0; i < d->n; i++)
+		s += d->v[i];
+	return s / d->n;
+}
+
+double dv_median(const struct dvec *d)
+{
+	struct summary s;
+
+	stats_summary(d->v, d->n, &s);
+	return s.p50;
+}
+
+void dv_range(const struct dvec *d, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < d->n; i++) {
+		*lo = d->v[i] < *lo ? d->v[i] : *lo;
+		*hi = d->v[i] > *hi ? d->v[i] : *hi;
+	}
+}
+
+/* ---- runs ---------------------------------------------------------------- */
+
+/* A column's runs: its section's runs that ended ok and reached their fill. */
+bool col_run(const struct report_col *c, size_t run)
+{
+	const struct ds_run *r = &c->ds->runs[run];
+
+	return ds_run_ok(r) && !ds_run_not_filled(r) && !strcmp(r->section, c->section);
+}
+
+/*
+ * A tested row: pr[c] holds column c's per-run values; the row shows
+ * their median (agg_mean: their mean), and each column is tested against
+ * the baseline on them.
+ */
+void tested_row(struct tables *ts, struct table *t, const char *label,
+		       const char *better, int prec, const struct dvec *pr, bool agg_mean)
+{
+	double *v = xcalloc(t->ncols, sizeof(*v));
+	struct trow *r;
+	bool any = false;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		v[c] = agg_mean ? dv_mean(&pr[c]) : dv_median(&pr[c]);
+		any |= pr[c].n > 0;
+	}
+	if (!any) {
+		free(v);
+		return;
+	}
+	r = table_values(t, label, better, prec, v);
+	for (size_t c = 1; c < t->ncols; c++) {
+		struct mann_whitney mw;
+		double alo, ahi, blo, bhi;
+
+		if (!pr[0].n || !pr[c].n)
+			continue;
+		stats_mann_whitney(pr[0].v, pr[0].n, pr[c].v, pr[c].n, &mw);
+		dv_range(&pr[0], &alo, &ahi);
+		dv_range(&pr[c], &blo, &bhi);
+		/* Ranges one inside the other overlap entirely: never a mark. */
+		r->cells[c].test = tests_add(&ts->tests, mw.p,
+					     !((alo <= blo && bhi <= ahi) || (blo <= alo && ahi <= bhi)));
+	}
+	free(v);
+}
+
+/* "lo–hi" of per-run values (the spread behind a median), or "-". */
+void spread_row(struct table *t, const char *label, const struct dvec *pr, int prec)
+{
+	struct trow *r = table_text(t, label);
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		double lo, hi;
+
+		if (!pr[c].n)
+			continue;
+		dv_range(&pr[c], &lo, &hi);
+		table_set(r, c, xasprintf("%.*f-%.*f", prec, lo, prec, hi));
+	}
+}
+
+struct dvec *dvecs(size_t n)
+{
+	return xcalloc(n, sizeof(struct dvec));
+}
+
+void dvecs_free(struct dvec *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dv_free(&d[i]);
+	free(d);
+}
+
+/* ---- allocations ------------------------------------------------------------ */
+
+/* A request's latency on a side in us, NAN where that side was not measured. */
+double lat_us(const struct ds_alloc *a, enum lat_side side)
+{
+	long long v = side == USER ? a->user_ns : a->kernel_ns;
+
+	return v == DS_NONE ? NAN : v / 1000.0;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Request sizes of allocations tagged tag ("": the plan's) in any column, ascending. */
+size_t all_sizes(const struct report_col *cols, size_t ncols, const char *tag,
+			long long **out)
+{
+	long long *v = NULL;
+	size_t n = 0;
+
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
+			const struct ds_alloc *a = &cols[c].ds->allocs[i];
+			bool seen = false;
+
+			if (!col_run(&cols[c], a->run) || strcmp(a->tag, tag))
+				continue;
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = v[k] == a->pages;
+			if (!seen) {
+				v = xrealloc(v, (n + 1) * sizeof(*v));
+				v[n++] = a->pages;
+			}
+		}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_ll);
+	*out = v;
+	return n;
+}
+
+/* Per-run statistics of one size on one side, for every ok run of a column. */
+struct lat_runs {
+	struct dvec p50, p99, mean, ok, retries;
+	size_t requests, failed;
+	size_t partial;             /* kernel side: runs left out, not every request traced */
+	double max;
+};
+
+/* A run's p99 needs this many requests to be more than its maximum. */
+#define P99_MIN_REQUESTS 100
+
+static void lat_runs(const struct report_col *c, const char *tag, long long pages,
+		     enum lat_side side, struct lat_runs *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->max = NAN;
+	for (size_t run = 0; run < c->ds->nruns; run++) {
+		struct dvec v = { 0 }, rt = { 0 };
+		size_t ok = 0, untraced = 0;
+		struct summary s;
+
+		if (!col_run(c, run))
+			continue;
+		for (size_t i = 0; i < c->ds->nallocs; i++) {
+			const struct ds_alloc *a = &c->ds->allocs[i];
+			double x = lat_us(a, side);
+
+			if (a->run != run || a->pages != pages || strcmp(a->tag, tag))
+				continue;
+			if (isnan(x)) {
+				untraced++;
+				continue;
+			}
+			dv_add(&v, x);
+			ok += a->success;
+			if (a->retries != DS_NONE)
+				dv_add(&rt, (double)a->retries);
+		}
+		/* A kernel-side cell rests on the same requests as its user-side twin,
+		 * or the run stays out of it. */
+		if (side == KERNEL && (untraced || c->ds->runs[run].trace_lost) && v.n) {
+			o->partial++;
+			v.n = 0;
+		}
+		if (v.n) {
+			stats_summary(v.v, v.n, &s);
+			dv_add(&o->p50, s.p50);
+			dv_add(&o->mean, s.mean);
+			if (v.n >= P99_MIN_REQUESTS)
+				dv_add(&o->p99, s.p99);
+			dv_add(&o->ok, 100.0 * ok / v.n);
+			o->requests += v.n;
+			o->failed += v.n - ok;
+			o->max = isnan(o->max) || s.max > o->max ? s.max : o->max;
+		}
+		if (rt.n)
+			dv_add(&o->retries, dv_mean(&rt));
+		dv_free(&v);
+		dv_free(&rt);
+	}
+}
+
+/* "5 runs, 200 requests (3 failed)" per column. */
+static void count_row(struct table *t, const char *what, const size_t *runs, const size_t *items,
+		      const size_t *failed)
+{
+	struct trow *r = table_text(t, "runs: requests");
+
+	free(r->label);
+	r->label = xasprintf("runs: %s", what);
+	for (size_t c = 0; c < t->ncols; c++)
+		if (runs[c])
+			table_set(r, c, failed[c] ? xasprintf("%zu: %zu (%zu failed)", runs[c], items[c],
+							      failed[c])
+						  : xasprintf("%zu: %zu", runs[c], items[c]));
+}
+
+static void latency_table(struct tables *ts, const struct report_col *cols, size_t ncols,
+			  const char *tag, long long pages, enum lat_side side)
+{
+	struct lat_runs *lr = xcalloc(ncols, sizeof(*lr));
+	struct dvec *p50 = dvecs(ncols), *p99 = dvecs(ncols), *mean = dvecs(ncols);
+	struct dvec *ok = dvecs(ncols), *rt = dvecs(ncols);
+	size_t *runs = xcalloc(ncols, sizeof(size_t)), *reqs = xcalloc(ncols, sizeof(size_t));
+	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0, partial = 0;
+	double *max = xcalloc(ncols, sizeof(double));
+	char *title = *tag ? xasprintf("the script's allocations alloc-%s.csv, %lld pages, user-side "
+				       "(us; every request, failed ones too)", tag, pages)
+			   : xasprintf("allocation latency, %lld pages, %s (us; every request, failed "
+				       "ones too)", pages, side == USER ? "user-side"
+						   : "kernel-side (cma_alloc_start..finish)");
+	struct table *t = tables_add(ts, cols, ncols, title);
+
+	free(title);
+	for (size_t c = 0; c < ncols; c++) {
+		lat_runs(&cols[c], tag, pages, side, &lr[c]);
+		/* the vectors move into the row helpers' shape */
+		p50[c] = lr[c].p50;
+		p99[c] = lr[c].p99;
+		mean[c] = lr[c].mean;
+		ok[c] = lr[c].ok;
+		rt[c] = lr[c].retries;
+		runs[c] = lr[c].p50.n;
+		reqs[c] = lr[c].requests;
+		failed[c] = lr[c].failed;
+		max[c] = lr[c].max;
+		any += reqs[c];
+		partial += lr[c].partial;
+	}
+	if (any) {
+		count_row(t, "requests", runs, reqs, failed);
+		tested_row(ts, t, "success % (mean of runs)", "higher", 1, ok, true);
+		spread_row(t, "run success %", ok, 0);
+		tested_row(ts, t, "p50 (median of run p50s)", "lower", 2, p50, false);
+		spread_row(t, "run p50s", p50, 0);
+		tested_row(ts, t, "p99 (median of run p99s, runs of >= 100)", "lower", 2, p99, false);
+		tested_row(ts, t, "mean (mean of run means)", "lower", 2, mean, true);
+		table_values(t, "max (any request)", "lower", 2, max);
+		if (side == KERNEL)
+			tested_row(ts, t, "busy retries/request (mean of runs)", "lower", 2, rt, true);
+		if (partial) {
+			struct trow *r = table_text(t, "runs left out: not every request traced, or events lost");
+
+			for (size_t c = 0; c < ncols; c++)
+				table_set(r, c, xasprintf("%zu", lr[c].partial));
+		}
+	}
+	tables_drop_empty(ts);
+	dvecs_free(p50, ncols);
+	dvecs_free(p99, ncols);
+	dvecs_free(mean, ncols);
+	dvecs_free(ok, ncols);
+	dvecs_free(rt, ncols);
+	free(lr);
+	free(runs);
+	free(reqs);
+	free(failed);
+	free(max);
+}
+
+/* Every burst (dataset.h defines them) of a column's ok runs, in us; failed ones too. */
+void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed)
+{
+	for (size_t i = 0; i < c->ds->nbursts; i++) {
+		const struct ds_burst *b = &c->ds->bursts[i];
+
+		if (!col_run(c, b->run))
+			continue;
+		dv_add(out, b->latency_ns / 1000.0);
+		*failed += b->failed > 0;
+	}
+}
+
+static void burst_table(struct tables *ts, const struct report_col *cols, size_t ncols)
+{
+	struct dvec *p50 = dvecs(ncols), *ok = dvecs(ncols);
+	size_t *runs = xcalloc(ncols, sizeof(size_t)), *n = xcalloc(ncols, sizeof(size_t));
+	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0;
+	struct table *t = tables_add(ts, cols, ncols,
+				     "burst latency, first request's start to last request's end "
+				     "(us; failed bursts too)");
+
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t run = 0; run < cols[c].ds->nruns; run++) {
+			struct dvec d = { 0 };
+			size_t f = 0;
+
+			if (!col_run(&cols[c], run))
+				continue;
+			for (size_t i = 0; i < cols[c].ds->nbursts; i++) {
+				const struct ds_burst *b = &cols[c].ds->bursts[i];
+
+				if (b->run == run) {
+					dv_add(&d, b->latency_ns / 1000.0);
+					f += b->failed > 0;
+				}
+			}
+			if (d.n) {
+				dv_add(&p50[c], dv_median(&d));
+				dv_add(&ok[c], 100.0 * (d.n - f) / d.n);
+				runs[c]++;
+				n[c] += d.n;
+				failed[c] += f;
+				any += d.n;
+			}
+			dv_free(&d);
+		}
+	if (any) {
+		count_row(t, "bursts", runs, n, failed);
+		tested_row(ts, t, "bursts without a failure % (mean of runs)", "higher", 1, ok, true);
+		tested_row(ts, t, "p50 (median of run p50s)", "lower", 2, p50, false);
+		spread_row(t, "run p50s", p50, 0);
+	}
+	tables_drop_empty(ts);
+	dvecs_free(p50, ncols);
+	dvecs_free(ok, ncols);
+	free(runs);
+	free(n);
+	free(failed);
+}
+
+/* The tags of a script's alloc-TAG.csv files in any column. */
+static void all_tags(const struct report_col *cols, size_t ncols, struct strlist *out)
+{
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
+			const struct ds_alloc *a = &cols[c].ds->allocs[i];
+
+			if (a->tag[0] && col_run(&cols[c], a->run) && !sl_has(out, a->tag))
+				sl_add(out, a->tag);
+		}
+}
+
+/*
+ * A script's cleancache counters at its phases (cleancache-PHASE/), for the
+ * first ok run of each column. The phases are put in the order of their
+ * stores, then hits: both only grow, so that is the order they were taken.
+ */
+static void phase_table(struct tables *ts, const struct report_col *cols, size_t ncols)
+{
+	static const char *const names[] = { "stores", "hits", "cached_pages", "pool_pages" };
+	struct strlist phases = { 0 };
+	struct table *t = tables_add(ts, cols, ncols,
+				     "the script's cleancache counters at its phases (first run)");
+
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c].ds->ncounters; i++) {
+			const struct ds_counter *k = &cols[c].ds->counters[i];
+
+			if (!strncmp(k->source, "cleancache@", 11) && col_run(&cols[c], k->run) &&
+			    !sl_has(&phases, k->source + 11))
+				sl_add(&phases, k->source + 11);
+		}
+	for (size_t c = 0; c < ncols && phases.n; c++) {
+		const struct dataset *ds = cols[c].ds;
+		long long *key = xcalloc(phases.n * 2, sizeof(*key));
+		size_t run = ds->nruns, *order = xcalloc(phases.n, sizeof(*order));
+
+		for (size_t r = 0; r < ds->nruns && run == ds->nruns; r++)
+			if (col_run(&cols[c], r))
+				run = r;
+		if (run == ds->nruns) {
+			free(key);
+			free(order);
+			continue;
+		}
+		for (size_t p = 0; p < phases.n; p++) {
+			char *src = xasprintf("cleancache@%s", phases.v[p]);
+
+			for (int k = 0; k < 2; k++)
+				if (!ds_counter_delta(ds, run, src, names[k], NULL, &key[2 * p + k]))
+					key[2 * p + k] = -1;
+			free(src);
+			order[p] = p;
+		}
+		for (size_t i = 1; i < phases.n; i++)
+			for (size_t j = i; j > 0 && (key[2 * order[j - 1]] > key[2 * order[j]] ||
+						     (key[2 * order[j - 1]] == key[2 * order[j]] &&
+						      key[2 * order[j - 1] + 1] > key[2 * order[j] + 1]));
+			     j--) {
+				size_t x = order[j];
+
+				order[j] = order[j - 1];
+				order[j - 1] = x;
+			}
+		for (size_t i = 0; i < phases.n; i++) {
+			char *src = xasprintf("cleancache@%s", phases.v[order[i]]);
+			struct strbuf cell;
+			struct trow *row = NULL;
+
+			for (size_t k = 0; k < t->nrows && !row; k++)
+				if (!strcmp(t->rows[k].label, phases.v[order[i]]))
+					row = &t->rows[k];
+			if (!row) {
+				char *label = xasprintf("%s", phases.v[order[i]]);
+
+				row = table_text(t, label);
+				free(label);
+			}
+			sb_init(&cell);
+			for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+				long long v;
+
+				if (ds_counter_delta(ds, run, src, names[k], NULL, &v))
+					sb_addf(&cell, "%s%s %lld", cell.len ? ", " : "", names[k], v);
+			}
+			table_set(row, c, sb_detach(&cell));
+			free(src);
+		}
+		free(key);
+		free(order);
+	}
+	sl_free(&phases);
+	tables_drop_empty(ts);
+}
+
+/*
+ * Success and latency by the area's occupancy when each request's burst
+ * began: below 50%, 50-90%, 90% and more. Requests of every run pooled:
+ * descriptive, untested (the runs' own tables carry the tests).
+ */
+static void occupancy_table(struct tables *ts, const struct report_col *cols, size_t ncols,
+			    long long pages)
+{
+	static const struct { const char *label; double lo, hi; } band[] = {
+		{ "< 50%", -1, 50 }, { "50-90%", 50, 90 }, { ">= 90%", 90, 1000 },
+	};
+	char *title = xasprintf("%lld pages by area occupancy at the request (user-side us; every "
+				"run's requests pooled, not tested)", pages);
+	struct table *t = tables_add(ts, cols, ncols, title);
+	bool any = false;
+
+	free(title);
+	for (size_t b = 0; b < ARRAY_SIZE(band); b++) {
+		struct trow *rn, *rs, *rp;
+		char *label;
+
+		label = xasprintf("occupancy %s: requests", band[b].label);
+		table_text(t, label);
+		free(label);
+		label = xasprintf("occupancy %s: success %%", band[b].label);
+		table_text(t, label);
+		free(label);
+		label = xasprintf("occupancy %s: p50", band[b].label);
+		table_text(t, label);
+		free(label);
+		/* the rows array may have moved while growing */
+		rn = &t->rows[t->nrows - 3];
+		rs = &t->rows[t->nrows - 2];
+		rp = &t->rows[t->nrows - 1];
+		for (size_t c = 0; c < ncols; c++) {
+			struct dvec v = { 0 };
+			size_t ok = 0;
+
+			for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
+				const struct ds_alloc *a = &cols[c].ds->allocs[i];
+
+				if (a->pages != pages || a->tag[0] || isnan(a->occupancy) ||
+				    a->occupancy < band[b].lo || a->occupancy >= band[b].hi ||
+				    !col_run(&cols[c], a->run))
+					continue;
+				dv_add(&v, a->user_ns / 1000.0);
+				ok += a->success;
+			}
+			if (v.n) {
+				table_set(rn, c, xasprintf("%zu", v.n));
+				table_set(rs, c, xasprintf("%.1f", 100.0 * ok / v.n));
+				table_set(rp, c, xasprintf("%.2f", dv_median(&v)));
+				any = true;
+			}
+			dv_free(&v);
+		}
+	}
+	if (!any)
+		tables_drop_all_rows(t);
+	tables_drop_empty(ts);
+}
+
+void report_tables(const struct report_col *cols, size_t ncols, struct tables *ts)
+{
+	long long *sizes;
+	size_t nsizes = all_sizes(cols, ncols, "", &sizes);
+	struct strlist tags = { 0 };
+
+	for (size_t z = 0; z < nsizes; z++) {
+		latency_table(ts, cols, ncols, "", sizes[z], USER);
+		latency_table(ts, cols, ncols, "", sizes[z], KERNEL);
+		occupancy_table(ts, cols, ncols, sizes[z]);
+	}
+	free(sizes);
+	all_tags(cols, ncols, &tags);
+	for (size_t i = 0; i < tags.n; i++) {
+		nsizes = all_sizes(cols, ncols, tags.v[i], &sizes);
+		for (size_t z = 0; z < nsizes; z++)
+			latency_table(ts, cols, ncols, tags.v[i], sizes[z], USER);
+		free(sizes);
+	}
+	sl_free(&tags);
+	phase_table(ts, cols, ncols);
+	burst_table(ts, cols, ncols);
+	job_tables(ts, cols, ncols);
+	fio_tables(ts, cols, ncols);
+	counter_table(ts, cols, ncols);
+	perf_table(ts, cols, ncols);
+}
+
+void report_problems(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
+{
+	size_t n = dataset_degraded(ds);
+
+	if (txt)
+		sb_addf(txt, "failed or degraded runs in %s: %zu\n", ds->run_id, n);
+	if (md)
+		sb_addf(md, "### Failed or degraded runs in %s: %zu\n\n", ds->run_id, n);
+	for (size_t i = 0; i < ds->nruns; i++) {
+		const struct ds_run *r = &ds->runs[i];
+
+		if (ds_run_ok(r) && !r->problems.n)
+			continue;
+		if (txt)
+			sb_addf(txt, "  %s: %s\n", r->name, r->status);
+		if (md)
+			sb_addf(md, "- `%s`: %s\n", r->name, r->status);
+		for (size_t k = 0; k < r->problems.n; k++) {
+			if (txt)
+				sb_addf(txt, "    %s\n", r->problems.v[k]);
+			if (md)
+				sb_addf(md, "  - `%s`\n", r->problems.v[k]);
+		}
+	}
+	if (txt)
+		sb_add(txt, "\n");
+	if (md)
+		sb_add(md, "\n");
+}
+
+/*
+ * Runs made alone and runs made beside other VMs (run --jobs) do not see
+ * the same host: a report that mixes them says so, naming the latter.
+ */
+static void mixed_parallelism(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
+{
+	struct strbuf beside;
+	size_t alone = 0, shared = 0;
+
+	sb_init(&beside);
+	for (size_t i = 0; i < ds->nruns; i++) {
+		const struct ds_run *r = &ds->runs[i];
+
+		if (!ds_run_ok(r) || r->vms_beside < 0)
+			continue;
+		if (r->vms_beside == 0)
+			alone++;
+		else {
+			shared++;
+			sb_addf(&beside, "%s%s (%lld)", beside.len ? ", " : "", r->name, r->vms_beside);
+		}
+	}
+	if (alone && shared) {
+		if (txt)
+			sb_addf(txt, "  Mixed: %zu runs alone, %zu beside other VMs: %s.\n", alone, shared,
+				beside.buf);
+		if (md)
+			sb_addf(md, "\n**Runs made alone and runs made beside other VMs are mixed**: "
+				"%zu alone, %zu beside others (VMs beside them at most): %s.\n", alone,
+				shared, beside.buf);
+	}
+	sb_free(&beside);
+}
+
+/*
+ * What a section's area held when its allocations began: "idle" without a
+ * fill; else the target, the occupancy reached (median of the runs that
+ * reached it) and the time it took, and how many runs reached it.
+ */
+static char *fill_summary(const struct dataset *ds, const char *section)
+{
+	struct dvec reached = { 0 }, secs = { 0 }, anon = { 0 }, kread = { 0 }, kbusy = { 0 };
+	size_t filled = 0, planned = 0, loads = 0;
+	double target = NAN;
+	char *s;
+
+	for (size_t i = 0; i < ds->nruns; i++) {
+		const struct ds_run *r = &ds->runs[i];
+
+		if (strcmp(r->section, section) || !ds_run_ok(r) || !r->fill_status)
+			continue;
+		planned++;
+		target = r->fill_target;
+		if (ds_run_not_filled(r))
+			continue;
+		filled++;
+		loads += !strcmp(r->fill_status, "load");
+		dv_add(&reached, r->fill_reached);
+		dv_add(&secs, r->fill_seconds);
+		if (!isnan(r->fill_anon_mb))
+			dv_add(&anon, r->fill_anon_mb);
+		if (!isnan(r->keep_read_mb) && r->keep_seconds > 0) {
+			dv_add(&kread, r->keep_read_mb);
+			dv_add(&kbusy, 100 * r->keep_reading_seconds / r->keep_seconds);
+		}
+	}
+	if (!planned)
+		s = xstrdup("idle (no fill)");
+	else if (!filled)
+		s = xasprintf("fill %.0f%%: no run reached it", target);
+	else if (loads == filled)
+		s = xasprintf("no area; the fill's readers beside it (memory read through in %.1f s, "
+			      "%zu/%zu runs)", dv_median(&secs), filled, planned);
+	else
+		s = xasprintf("fill %.0f%%: %.1f%% in %.1f s (%zu/%zu runs)", target,
+			      dv_median(&reached), dv_median(&secs), filled, planned);
+	/* The load's anonymous part, which differs between set-ups: shown. */
+	if (anon.n) {
+		char *t = xasprintf("%s, anon %.0f MiB held", s, dv_median(&anon));
+
+		free(s);
+		s = t;
+	}
+	/* The keeper's load beside the measured work. */
+	if (kread.n) {
+		char *t = xasprintf("%s; kept by reading %.0f MiB, reading %.0f%% of the time", s,
+				    dv_median(&kread), dv_median(&kbusy));
+
+		free(s);
+		s = t;
+	}
+	dv_free(&reached);
+	dv_free(&secs);
+	dv_free(&anon);
+	dv_free(&kread);
+	dv_free(&kbusy);
+	return s;
+}
+
+/* Sections, their runs, and which runs the tables leave out and why. */
+static void sections_summary(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
+{
+	if (md)
+		sb_add(md, "| section | set-up | kernel | disk | area before the allocations | "
+		       "runs ok / all | left out |\n|---|---|---|---|---|---:|---|\n");
+	if (txt)
+		sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", "section", "set-up", "kernel",
+			"disk", "area before the allocations", "runs ok/all", "left out");
+	for (size_t s = 0; s < ds->sections.n; s++) {
+		const char *setup = "?", *kernel = "?", *arch = "x86_64";
+		char *disk = NULL, *kcell;
+		size_t ok = 0, all = 0;
+		struct strbuf out;
+		char *fill = fill_summary(ds, ds->sections.v[s]);
+
+		sb_init(&out);
+		for (size_t i = 0; i < ds->nruns; i++) {
+			const struct ds_run *r = &ds->runs[i];
+
+			if (strcmp(r->section, ds->sections.v[s]))
+				continue;
+			setup = r->setup;
+			kernel = r->kernel;
+			arch = r->arch ? r->arch : "?";
+			free(disk);
+			/* a scaled model shows its divisor: emmc/14.2 */
+			disk = r->disk_scale > 1.005
+				       ? xasprintf("%s/%.1f", r->disk ? r->disk : "?", r->disk_scale)
+				       : xstrdup(r->disk ? r->disk : "?");
+			all++;
+			ok += ds_run_ok(r);
+			if (!ds_run_ok(r))
+				sb_addf(&out, "%s%s (%s)", out.len ? ", " : "", r->name, r->status);
+			else if (ds_run_not_filled(r))
+				sb_addf(&out, "%s%s (not-filled: %.1f%% of %.0f%%)", out.len ? ", " : "",
+					r->name, r->fill_reached, r->fill_target);
+		}
+		/* x86_64 goes unsaid; another arch is named beside its kernel */
+		kcell = strcmp(arch, "x86_64") ? xasprintf("%s (%s)", kernel, arch) : xstrdup(kernel);
+		if (txt) {
+			char n[32];
+
+			snprintf(n, sizeof(n), "%zu/%zu", ok, all);
+			sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", ds->sections.v[s], setup,
+				kcell, disk ? disk : "?", fill, n, out.len ? out.buf : "-");
+		}
+		if (md)
+			sb_addf(md, "| %s | %s | %s | %s | %s | %zu / %zu | %s |\n", ds->sections.v[s],
+				setup, kcell, disk ? disk : "?", fill, ok, all, out.len ? out.buf : "-");
+		free(kcell);
+		sb_free(&out);
+		free(fill);
+		free(disk);
+	}
+	for (size_t s = 0; s < ds->sections.n; s++) {
+		size_t ok = 0, all = 0;
+
+		for (size_t i = 0; i < ds->nruns; i++)
+			if (!strcmp(ds->runs[i].section, ds->sections.v[s])) {
+				all++;
+				ok += ds_run_ok(&ds->runs[i]);
+			}
+		if (ok < all) {
+			if (txt)
+				sb_addf(txt, "  %s: %zu of %zu runs failed; its numbers rest on %zu run%s.\n",
+					ds->sections.v[s], all - ok, all, ok, ok == 1 ? "" : "s");
+			if (md)
+				sb_addf(md, "\n**%s: %zu of %zu runs failed**; its numbers rest on %zu run%s.\n",
+					ds->sections.v[s], all - ok, all, ok, ok == 1 ? "" : "s");
+		}
+	}
+	mixed_parallelism(ds, txt, md);
+	if (txt)
+		sb_add(txt, "\n");
+	if (md)
+		sb_add(md, "\n");
+}
+
+static const char legend[] =
+	"Columns: the baseline first (--baseline, else the first section that made\n"
+	"allocations, else the first section); others as value (+x.xx%), the change against\n"
+	"the baseline. The run (one VM) is the unit of replication: each statistic is\n"
+	"computed per run, the row shows the median (or mean) of the runs' values, and\n"
+	"each tested row compares the runs' values of a column with the baseline's\n"
+	"(Mann-Whitney U, normal approximation with tie correction). The p-values of\n"
+	"all tests of this report are adjusted together (Benjamini-Hochberg false-\n"
+	"discovery rate); *+x.xx%* marks q < 0.05 where the two columns' per-run values\n"
+	"do not overlap entirely (neither range lies inside the other); (q 0.xx) follows\n"
+	"every tested cell. Latencies are over every request, failed ones too, with the\n"
+	"success rate beside them. Percentiles: linear interpolation (type 7).\n\n";
+
+void report_dataset(const struct dataset *ds, const char *baseline, struct strbuf *txt,
+		    struct strbuf *md)
+{
+	size_t n = ds->sections.n, b = 0;
+	struct report_col *cols = xcalloc(n ? n : 1, sizeof(*cols));
+	struct tables ts = { 0 };
+
+	if (!baseline)
+		baseline = ds->baseline;
+	for (size_t s = 0; baseline && s < n; s++)
+		if (!strcmp(ds->sections.v[s], baseline))
+			b = s;
+	/* By default the first section that allocated: a "none" set-up listed
+	 * first (no area) would leave every latency table without a baseline. */
+	if (!baseline) {
+		size_t first = n;
+
+		for (size_t i = 0; i < ds->nallocs; i++) {
+			size_t s = 0;
+
+			while (s < n && strcmp(ds->sections.v[s], ds->runs[ds->allocs[i].run].section))
+				s++;
+			if (s < first)
+				first = s;
+		}
+		if (first < n)
+			b = first;
+	}
+	cols[0] = (struct report_col){ ds->sections.v[b], ds, ds->sections.v[b] };
+	for (size_t s = 0, c = 1; s < n; s++)
+		if (s != b)
+			cols[c++] = (struct report_col){ ds->sections.v[s], ds, ds->sections.v[s] };
+	if (txt)
+		sb_addf(txt, "cmabench report: %s\n\n", ds->run_id);
+	if (md)
+		sb_addf(md, "# cmabench report: %s\n\n", ds->run_id);
+	sections_summary(ds, txt, md);
+	if (txt)
+		sb_add(txt, legend);
+	if (md) {
+		sb_add(md, "```\n");
+		sb_add(md, legend);
+		md->len--;
+		md->buf[md->len - 1] = '\n';
+		md->buf[md->len] = '\0';
+		sb_add(md, "```\n\n");
+	}
+	report_tables(cols, n, &ts);
+	tables_render(&ts, txt, md);
+	tables_free(&ts);
+	report_problems(ds, txt, md);
+	free(cols);
+}
+
+size_t report_count_significant(const char *text)
+{
+	size_t n = 0;
+
+	for (const char *p = text; (p = strstr(p, " *")); p += 2)
+		if ((p[2] == '+' || p[2] == '-') && p[3] >= '0' && p[3] <= '9' && strchr(p + 2, '*') &&
+		    strcspn(p + 2, "*") < strcspn(p + 2, "\n"))
+			n++;
+	return n;
+}
+

@@ -1,0 +1,170 @@
+/* Statistics for reports; definitions in stats.h. */
+#include "report/stats.h"
+#include "lib/util.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double stats_quantile_sorted(const double *sorted, size_t n, double p)
+{
+	if (!n)
+		return NAN;
+	return gsl_stats_quantile_from_sorted_data(sorted, 1, n, p);
+}
+
+void stats_summary(const double *x, size_t n, struct summary *s)
+{
+	double *v;
+
+	s->n = n;
+	if (!n) {
+		s->min = s->p50 = s->p90 = s->p99 = s->p999 = s->max = s->mean = s->sd = NAN;
+		return;
+	}
+	v = xmalloc(n * sizeof(*v));
+	memcpy(v, x, n * sizeof(*v));
+	gsl_sort(v, 1, n);
+	s->min = v[0];
+	s->max = v[n - 1];
+	s->p50 = stats_quantile_sorted(v, n, 0.5);
+	s->p90 = stats_quantile_sorted(v, n, 0.9);
+	s->p99 = stats_quantile_sorted(v, n, 0.99);
+	s->p999 = stats_quantile_sorted(v, n, 0.999);
+	s->mean = gsl_stats_mean(v, 1, n);
+	s->sd = n > 1 ? gsl_stats_sd_m(v, 1, n, s->mean) : 0;
+	free(v);
+}
+
+void stats_wilson(unsigned long k, unsigned long n, double alpha, double *lo, double *hi)
+{
+	double z, p, d, c, h;
+
+	if (!n) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	z = gsl_cdf_ugaussian_Qinv(alpha / 2);
+	p = (double)k / n;
+	d = 1 + z * z / n;
+	c = (p + z * z / (2.0 * n)) / d;
+	h = z / d * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n));
+	*lo = c - h < 0 ? 0 : c - h;
+	*hi = c + h > 1 ? 1 : c + h;
+}
+
+struct tagged {
+	double v;
+	int from_a;
+};
+
+static int cmp_tagged(const void *x, const void *y)
+{
+	const struct tagged *a = x, *b = y;
+
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			struct mann_whitney *r)
+{
+	size_t n = na + nb;
+	struct tagged *t;
+	double ra = 0, ties = 0, mu, var, d;
+
+	r->u = NAN;
+	r->z = 0;
+	r->p = 1;
+	if (!na || !nb)
+		return;
+	t = xmalloc(n * sizeof(*t));
+	for (size_t i = 0; i < na; i++)
+		t[i] = (struct tagged){ a[i], 1 };
+	for (size_t i = 0; i < nb; i++)
+		t[na + i] = (struct tagged){ b[i], 0 };
+	qsort(t, n, sizeof(*t), cmp_tagged);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		double rank, tc;
+
+		while (j < n && t[j].v == t[i].v)
+			j++;
+		/* positions i..j-1 hold ranks i+1..j: their mean */
+		rank = (i + 1 + j) / 2.0;
+		for (size_t k = i; k < j; k++)
+			if (t[k].from_a)
+				ra += rank;
+		tc = (double)(j - i);
+		ties += tc * tc * tc - tc;
+		i = j;
+	}
+	free(t);
+	r->u = ra - na * (na + 1) / 2.0;
+	mu = na * (double)nb / 2.0;
+	var = na * (double)nb / 12.0 * ((n + 1) - ties / ((double)n * (n - 1)));
+	if (var <= 0)
+		return;
+	d = fabs(r->u - mu) - 0.5;
+	if (d < 0)
+		d = 0;
+	r->z = (r->u - mu < 0 ? -d : d) / sqrt(var);
+	r->p = 2 * gsl_cdf_ugaussian_Q(fabs(r->z));
+	if (r->p > 1)
+		r->p = 1;
+}
+
+static double median_of(double *v, size_t n)
+{
+	gsl_sort(v, 1, n);
+	return stats_quantile_sorted(v, n, 0.5);
+}
+
+int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
+				 unsigned iters, unsigned long seed, double alpha,
+				 double *ratio, double *lo, double *hi)
+{
+	double *ra, *rb, *ratios, ma, mb;
+	gsl_rng *rng;
+	size_t m = 0;
+
+	if (!na || !nb || !iters)
+		return -1;
+	ra = xmalloc(na * sizeof(*ra));
+	rb = xmalloc(nb * sizeof(*rb));
+	memcpy(ra, a, na * sizeof(*ra));
+	memcpy(rb, b, nb * sizeof(*rb));
+	ma = median_of(ra, na);
+	mb = median_of(rb, nb);
+	if (ma == 0) {
+		free(ra);
+		free(rb);
+		return -1;
+	}
+	*ratio = mb / ma;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, seed);
+	ratios = xmalloc(iters * sizeof(*ratios));
+	for (unsigned it = 0; it < iters; it++) {
+		for (size_t i = 0; i < na; i++)
+			ra[i] = a[gsl_rng_uniform_int(rng, na)];
+		for (size_t i = 0; i < nb; i++)
+			rb[i] = b[gsl_rng_uniform_int(rng, nb)];
+		ma = median_of(ra, na);
+		mb = median_of(rb, nb);
+		if (ma != 0)
+			ratios[m++] = mb / ma;
+	}
+	gsl_rng_free(rng);
+	gsl_sort(ratios, 1, m);
+	*lo = stats_quantile_sorted(ratios, m, alpha / 2);
+	*hi = stats_quantile_sorted(ratios, m, 1 - alpha / 2);
+	free(ratios);
+	free(ra);
+	free(rb);
+	return 0;
+}

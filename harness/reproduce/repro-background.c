@@ -1,0 +1,319 @@
+/* Figure 2: the GCMA RFC v2 background-job table (scenario rfc-v2-background). */
+#include "reproduce/repro-common.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+struct jobtime {
+	size_t pick;
+	char *name;
+	double v[4];                /* user, sys, elapsed (s), cpu % */
+};
+
+enum { JT_USER, JT_SYS, JT_ELAPSED, JT_CPU, JT_N };
+static const char *const jt_metric[JT_N] = { "user", "sys", "elapsed", "cpu" };
+static const char *const jt_label[JT_N] = { "user (s)", "sys (s)", "elapsed (s)",
+					    "cpu % ((user + sys) / elapsed)" };
+
+/* The data set's timed jobs of the picked runs that ended ok. */
+static size_t load_jobtimes(const struct picks *ps, struct jobtime **out, struct strlist *notes)
+{
+	struct jobtime *jt = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct ds_run *r = prun(&ps->v[i]);
+		const struct dataset *ds = &ps->v[i].set->ds;
+		size_t rows = 0;
+
+		if (!ds_run_ok(r))
+			continue;
+		for (size_t k = 0; k < ds->njobs; k++) {
+			const struct ds_job *j = &ds->jobs[k];
+
+			if (j->run != ps->v[i].run)
+				continue;
+			if (j->elapsed_s <= 0) {
+				sl_addf(notes, "`%s/runs/%s/jobtime.csv`: job `%s` has no elapsed time: "
+					"not used", ps->v[i].set->label, r->name, j->name);
+				continue;
+			}
+			jt = xrealloc(jt, (n + 1) * sizeof(*jt));
+			jt[n++] = (struct jobtime){ i, xstrdup(j->name),
+				{ j->user_s, j->sys_s, j->elapsed_s,
+				  (j->user_s + j->sys_s) / j->elapsed_s * 100 } };
+			rows++;
+		}
+		if (!rows)
+			sl_addf(notes, "`%s/runs/%s/jobtime.csv` is missing or holds no job: that run "
+				"counts for no job", ps->v[i].set->label, r->name);
+	}
+	*out = jt;
+	return n;
+}
+
+/* A metric of a job over the repetitions of a section. */
+static size_t jt_values(const struct picks *ps, const struct jobtime *jt, size_t n,
+			const char *job, const char *section, int metric, double *v)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(jt[i].name, job) && !strcmp(prun(&ps->v[jt[i].pick])->section, section))
+			v[k++] = jt[i].v[metric];
+	return k;
+}
+
+/*
+ * Whether some sections' runs filled their area while others (none: no
+ * area) did not: the filler's load then ran beside only part of the jobs.
+ */
+static void fill_load(struct strbuf *md, const struct picks *ps)
+{
+	struct strlist filled = { 0 }, idle = { 0 };
+
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct ds_run *r = prun(&ps->v[i]);
+
+		if (!pick_ok(&ps->v[i], NULL))
+			continue;
+		if (r->fill_status && !sl_has(&filled, r->section))
+			sl_add(&filled, r->section);
+		else if (!r->fill_status && !sl_has(&idle, r->section))
+			sl_add(&idle, r->section);
+	}
+	if (filled.n && idle.n) {
+		sb_add(md, "**The fill's load ran beside only some of the jobs**: the area was filled "
+		       "(two readers streaming a file, anonymous memory) under");
+		for (size_t i = 0; i < filled.n; i++)
+			sb_addf(md, "%s `%s`", i ? "," : "", filled.v[i]);
+		sb_add(md, " but not under");
+		for (size_t i = 0; i < idle.n; i++)
+			sb_addf(md, "%s `%s`", i ? "," : "", idle.v[i]);
+		sb_add(md, " (no area), so the overheads above include that load, not only the "
+		       "allocations. ");
+	}
+	sl_free(&filled);
+	sl_free(&idle);
+}
+
+/*
+ * What keeping each area full cost beside the job (fill-keeper.csv): the
+ * refill reads after requests took part of an area back are load the job
+ * shared its CPU with, which the published set-up (its build's own pages as
+ * tenants) did not have in this form.
+ */
+static void keeper_load(struct strbuf *md, const struct picks *ps)
+{
+	for (size_t s = 0; ps->sections[s]; s++) {
+		double *mb = xcalloc(ps->n + 1, sizeof(*mb)), *pct = xcalloc(ps->n + 1, sizeof(*pct));
+		size_t n = 0;
+
+		for (size_t i = 0; i < ps->n; i++) {
+			const struct ds_run *r = prun(&ps->v[i]);
+
+			/* a set-up without an area ("load") has nothing to keep */
+			if (!pick_ok(&ps->v[i], ps->sections[s]) || isnan(r->keep_read_mb) ||
+			    !(r->keep_seconds > 0) || !r->fill_status ||
+			    !strcmp(r->fill_status, "load"))
+				continue;
+			mb[n] = r->keep_read_mb;
+			pct[n++] = 100 * r->keep_reading_seconds / r->keep_seconds;
+		}
+		if (n) {
+			struct over m = over_reps(mb, n), p = over_reps(pct, n);
+
+			sb_addf(md, "Under %s the filler kept the area full by reading a median of "
+				"%s MiB per run (%s), reading %s%% of the time (%s). ", ps->sections[s],
+				num(m.med), range(m), num(p.med), range(p));
+		}
+		free(mb);
+		free(pct);
+	}
+}
+
+/* How many allocation requests the job met per run, by section. */
+static void requests_met(struct strbuf *md, const struct picks *ps)
+{
+	for (size_t s = 0; ps->sections[s]; s++) {
+		double *v = xcalloc(ps->n + 1, sizeof(*v));
+		size_t n = 0;
+		struct over o;
+
+		for (size_t i = 0; i < ps->n; i++) {
+			const struct dataset *ds = &ps->v[i].set->ds;
+			size_t k = 0;
+
+			if (!pick_ok(&ps->v[i], ps->sections[s]))
+				continue;
+			for (size_t a = 0; a < ds->nallocs; a++)
+				k += ds->allocs[a].run == ps->v[i].run && !ds->allocs[a].tag[0];
+			v[n++] = (double)k;
+		}
+		o = over_reps(v, n);
+		if (n && o.hi > 0)
+			sb_addf(md, "Under %s the job met a median of %s allocation requests per run "
+				"(%s). ", ps->sections[s], num(o.med), range(o));
+		free(v);
+	}
+}
+
+static void figure_background(struct strbuf *md, struct repro_ctx *ctx)
+{
+	const struct published *pub = ctx->pub;
+	static const char *const sections[] = { "none", "cma", "gcma", NULL };
+	struct picks ps;
+	struct strlist setups = { 0 }, jobs = { 0 }, notes = { 0 };
+	struct jobtime *jt;
+	size_t njt;
+	double *v, *w;
+
+	picks_select(&ps, ctx->sets, ctx->nsets, "rfc-v2-background", sections);
+	njt = load_jobtimes(&ps, &jt, &notes);
+	for (size_t i = 0; i < njt; i++)
+		if (!sl_has(&jobs, jt[i].name))
+			sl_add(&jobs, jt[i].name);
+	for (size_t i = 0; sections[i]; i++)
+		sl_add(&setups, sections[i]);
+	for (size_t i = 0; i < pub->n; i++)
+		if (!strcmp(pub->rows[i].figure, FIG_BG) && !sl_has(&setups, pub->rows[i].setup))
+			sl_add(&setups, pub->rows[i].setup);
+	v = xcalloc(njt + 1, sizeof(double));
+	w = xcalloc(njt + 1, sizeof(double));
+
+	sb_add(md, "## 2. GCMA RFC v2: cost to a background job\n\n");
+	if (!ps.n)
+		no_results(md, "rfc-v2-background", sections);
+	else if (!jobs.n)
+		sb_add(md, "**No results**: no run of `rfc-v2-background` has a readable "
+		       "jobtime.csv.\n\n");
+	if (!jobs.n)
+		sl_add(&jobs, "-");
+	sb_add(md, "The background job's user, sys and elapsed seconds as the guest timed them "
+	       "(jobtime.csv), and its CPU share; ours is the median over repetitions, the spread "
+	       "the lowest" DASH "highest repetition, n the repetitions. The published job is a "
+	       "different, far longer build, so the seconds are not comparable; the overhead "
+	       "relative to `none` is.\n\n"
+	       "| job | set-up | metric | published | ours | ours spread | n |\n"
+	       "|---|---|---|---:|---:|---:|---:|\n");
+	for (size_t j = 0; j < jobs.n; j++)
+		for (size_t s = 0; s < setups.n; s++)
+			for (int m = 0; m < JT_N; m++) {
+				const struct pub_row *pr = published_find(pub, FIG_BG, jt_metric[m],
+									  setups.v[s], NULL);
+				size_t k = jt_values(&ps, jt, njt, jobs.v[j], setups.v[s], m, v);
+				struct over o = over_reps(v, k);
+
+				if (!pr && !k)
+					continue;
+				sb_addf(md, "| %s | %s | %s | %s | %s | %s | %s |\n", jobs.v[j],
+					setups.v[s], jt_label[m], pr ? pr->value : "-",
+					k ? num(o.med) : in_list(sections, setups.v[s]) ? "no results"
+										       : "not run",
+					range(o), k ? zu(k) : "-");
+			}
+	sb_add(md, "\n");
+
+	sb_add(md, "### Overhead relative to `none`\n\n"
+	       "Published: set-up / none " DASH " 1 of the published averages. Ours: each "
+	       "repetition's value over the median of `none`'s repetitions, " DASH " 1; the "
+	       "median and spread of those.\n\n"
+	       "| job | set-up | metric | published | ours | ours spread | n |\n"
+	       "|---|---|---|---:|---:|---:|---:|\n");
+	for (size_t j = 0; j < jobs.n; j++) {
+		double base[JT_N], oh[2] = { NAN, NAN }, noise = NAN;
+
+		for (int m = 0; m < JT_N; m++) {
+			size_t k = jt_values(&ps, jt, njt, jobs.v[j], "none", m, v);
+			struct over o = over_reps(v, k);
+
+			base[m] = k ? o.med : NAN;
+			if (m == JT_ELAPSED && k)
+				noise = (o.hi - o.lo) / o.med * 100;
+		}
+		for (size_t s = 0; s < setups.n; s++) {
+			if (!strcmp(setups.v[s], "none"))
+				continue;
+			for (int m = 0; m < JT_CPU; m++) {
+				double pn = pub_value(pub, FIG_BG, jt_metric[m], "none", NULL);
+				double psv = pub_value(pub, FIG_BG, jt_metric[m], setups.v[s], NULL);
+				size_t k = jt_values(&ps, jt, njt, jobs.v[j], setups.v[s], m, v);
+				struct over o;
+
+				for (size_t i = 0; i < k; i++)
+					w[i] = (ratio(v[i], base[m]) - 1) * 100;
+				o = over_reps(w, isnan(base[m]) ? 0 : k);
+				if (isnan(psv) && !o.n)
+					continue;
+				if (m == JT_ELAPSED && o.n && !strcmp(setups.v[s], "cma"))
+					oh[0] = o.med;
+				if (m == JT_ELAPSED && o.n && !strcmp(setups.v[s], "gcma"))
+					oh[1] = o.med;
+				sb_addf(md, "| %s | %s | %s | %s | %s | ", jobs.v[j], setups.v[s],
+					jt_label[m], pct((ratio(psv, pn) - 1) * 100),
+					o.n ? pct(o.med) : !in_list(sections, setups.v[s]) ? "not run"
+							: "no results");
+				if (o.n)
+					sb_addf(md, "%s" DASH "%s | %zu |\n", pct(o.lo), pct(o.hi), o.n);
+				else
+					sb_add(md, "- | - |\n");
+			}
+		}
+		if (j == 0) {
+			double pc = (ratio(pub_value(pub, FIG_BG, "elapsed", "cma", NULL),
+					   pub_value(pub, FIG_BG, "elapsed", "none", NULL)) - 1) * 100;
+			double pg = (ratio(pub_value(pub, FIG_BG, "elapsed", "gcma", NULL),
+					   pub_value(pub, FIG_BG, "elapsed", "none", NULL)) - 1) * 100;
+
+			sb_addf(md, "\nPublished: the elapsed time grows %s with CMA and %s with GCMA, "
+				"so GCMA %s the background job less than CMA does.\n", pct(pc), pct(pg),
+				pg < pc ? "costs" : "does not cost");
+		}
+		if (isnan(oh[0]) || isnan(oh[1])) {
+			if (strcmp(jobs.v[j], "-"))
+				sb_addf(md, "\nOurs (job `%s`): no overhead of both cma and gcma to "
+					"compare.\n", jobs.v[j]);
+			continue;
+		}
+		sb_addf(md, "\nOurs (job `%s`): the elapsed time grows %s with CMA and %s with GCMA; "
+			"`none` alone varies by %s%% (highest " DASH " lowest over median) between "
+			"repetitions.", jobs.v[j], pct(oh[0]), pct(oh[1]), num(noise));
+		if (oh[1] < oh[0])
+			sb_add(md, " Ours agrees: GCMA costs the job less than CMA.");
+		else
+			sb_addf(md, " **Ours disagrees with the published shape**: GCMA does not cost "
+				"the job less than CMA (%s against %s).", pct(oh[1]), pct(oh[0]));
+		if (fabs(oh[0] - oh[1]) < noise)
+			sb_addf(md, " The difference between CMA and GCMA (%s points) is smaller than "
+				"that variation, so it is within the noise.", num(fabs(oh[0] - oh[1])));
+		sb_add(md, "\n");
+	}
+	sb_add(md, "\n");
+	if (ps.n) {
+		sb_addf(md, "Why they differ: the published job is %s; ours is the guest's own job "
+			"on ", pub_source(pub, FIG_BG));
+		describe_env(md, &ps);
+		sb_add(md, ". ");
+		requests_met(md, &ps);
+		fill_load(md, &ps);
+		keeper_load(md, &ps);
+		area_facts(md, &ps, "cma", "gcma");
+		end_paragraph(md);
+		sources(md, &ps, "runs/<run>/jobtime.csv (`name`, `elapsed_s`, `user_s`, `sys_s`), "
+			"as in the data/jobs.csv that `cmabench report` writes", &notes);
+	}
+	free(v);
+	free(w);
+	sl_free(&setups);
+	sl_free(&jobs);
+	sl_free(&notes);
+	for (size_t i = 0; i < njt; i++)
+		free(jt[i].name);
+	free(jt);
+	free(ps.v);
+}
+
+
+const struct repro_figure repro_fig_background = { "GCMA RFC v2: cost to a background job",
+						    "rfc-v2-background", figure_background };

@@ -1,0 +1,324 @@
+/* Figure 1: the GCMA RFC v2 allocation latency table (scenario rfc-v2). */
+#include "reproduce/repro-shape.h"
+
+#include <stdio.h>
+
+enum side { SIDE_NONE, SIDE_KERNEL, SIDE_USER };
+
+static const char *const side_name[] = { "-", "kernel", "user" };
+
+struct lat_cell {
+	enum side side;
+	size_t reps, reqs, fails;
+	struct over st[3];          /* per-repetition min, max, avg (us) */
+};
+
+/*
+ * The cell (section, pages): per ok run the min, max and mean of its
+ * successful requests of that size, kernel-side if every one of them has
+ * a kernel latency (unless force is SIDE_USER), else user-side.
+ */
+static void lat_cell(const struct picks *ps, const char *section, long long pages,
+		     enum side force, struct lat_cell *c)
+{
+	double *v[3];
+	bool kernel = force != SIDE_USER;
+	size_t any = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct dataset *ds = &ps->v[i].set->ds;
+
+		if (!pick_ok(&ps->v[i], section))
+			continue;
+		for (size_t a = 0; a < ds->nallocs; a++) {
+			const struct ds_alloc *x = &ds->allocs[a];
+
+			if (x->run != ps->v[i].run || x->pages != pages)
+				continue;
+			if (!x->success) {
+				c->fails++;
+				continue;
+			}
+			any++;
+			if (x->kernel_ns == DS_NONE)
+				kernel = false;
+		}
+	}
+	if (!any)
+		return;
+	c->side = kernel ? SIDE_KERNEL : SIDE_USER;
+	for (int k = 0; k < 3; k++)
+		v[k] = xcalloc(ps->n, sizeof(double));
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct dataset *ds = &ps->v[i].set->ds;
+		double mn = INFINITY, mx = -INFINITY, sum = 0;
+		size_t n = 0;
+
+		if (!pick_ok(&ps->v[i], section))
+			continue;
+		for (size_t a = 0; a < ds->nallocs; a++) {
+			const struct ds_alloc *x = &ds->allocs[a];
+			double us;
+
+			if (x->run != ps->v[i].run || x->pages != pages || !x->success)
+				continue;
+			us = (kernel ? x->kernel_ns : x->user_ns) / 1000.0;
+			mn = us < mn ? us : mn;
+			mx = us > mx ? us : mx;
+			sum += us;
+			n++;
+		}
+		if (!n)
+			continue;
+		v[0][c->reps] = mn;
+		v[1][c->reps] = mx;
+		v[2][c->reps] = sum / n;
+		c->reps++;
+		c->reqs += n;
+	}
+	for (int k = 0; k < 3; k++) {
+		c->st[k] = over_reps(v[k], c->reps);
+		free(v[k]);
+	}
+}
+
+/* cma and gcma of one size on the same side (user-side if either lacks the kernel's). */
+static void lat_pair(const struct picks *ps, long long pages, struct lat_cell *cma,
+		     struct lat_cell *gcma)
+{
+	lat_cell(ps, "cma", pages, SIDE_NONE, cma);
+	lat_cell(ps, "gcma", pages, SIDE_NONE, gcma);
+	if (cma->side != SIDE_NONE && gcma->side != SIDE_NONE && cma->side != gcma->side) {
+		lat_cell(ps, "cma", pages, SIDE_USER, cma);
+		lat_cell(ps, "gcma", pages, SIDE_USER, gcma);
+	}
+}
+
+/* Request sizes: the published ones and ours, ascending. */
+static size_t lat_sizes(const struct published *pub, const struct picks *ps, long long **out)
+{
+	long long *v = NULL;
+	size_t n = 0, u = 0;
+
+	for (size_t i = 0; i < pub->n; i++) {
+		char *end;
+		long long x;
+
+		if (strcmp(pub->rows[i].figure, FIG_LAT))
+			continue;
+		x = strtoll(pub->rows[i].size, &end, 10);
+		if (end == pub->rows[i].size || *end)
+			continue;   /* a range such as "1024-16384" */
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = x;
+	}
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct dataset *ds = &ps->v[i].set->ds;
+
+		for (size_t a = 0; a < ds->nallocs; a++)
+			if (ds->allocs[a].run == ps->v[i].run) {
+				v = xrealloc(v, (n + 1) * sizeof(*v));
+				v[n++] = ds->allocs[a].pages;
+			}
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_ll);
+	for (size_t i = 0; i < n; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	*out = v;
+	return u;
+}
+
+/* Set-ups: our sections, then the published ones we do not run. */
+static size_t lat_setups(const struct published *pub, const char *const *ours,
+			 struct strlist *out)
+{
+	for (size_t i = 0; ours[i]; i++)
+		sl_add(out, ours[i]);
+	for (size_t i = 0; i < pub->n; i++)
+		if (!strcmp(pub->rows[i].figure, FIG_LAT) && strchr(pub->rows[i].setup, '/') == NULL &&
+		    !sl_has(out, pub->rows[i].setup))
+			sl_add(out, pub->rows[i].setup);
+	return out->n;
+}
+
+static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
+{
+	const struct published *pub = ctx->pub;
+	struct lat_ratios *lr = &ctx->lr;
+	static const char *const sections[] = { "none", "cma", "gcma", NULL };
+	static const char *const stat_names[] = { "min", "max", "avg" };
+	struct picks ps;
+	struct strlist setups = { 0 };
+	long long *sizes, blo, bhi;
+	size_t nsizes, kernel_cells = 0;
+	struct shape sp = { 0 }, so = { 0 };
+	const struct pub_row *band;
+
+	picks_select(&ps, ctx->sets, ctx->nsets, "rfc-v2", sections);
+	nsizes = lat_sizes(pub, &ps, &sizes);
+	lat_setups(pub, sections, &setups);
+	memset(lr, 0, sizeof(*lr));
+
+	sb_add(md, "## 1. GCMA RFC v2: allocation latency\n\n");
+	if (!ps.n)
+		no_results(md, "rfc-v2", sections);
+	sb_add(md, "Per set-up and request size: min / max / avg latency in microseconds. Ours is "
+	       "the median over repetitions of each repetition's min, max and average; the "
+	       "spread is the lowest" DASH "highest of those per-repetition values; n counts "
+	       "repetitions (requests). Latency is kernel-side (`cma_alloc_start` to "
+	       "`cma_alloc_finish` in trace.dat) where every request of the cell has it, else "
+	       "user-side (the driver's `latency_ns`); the last column says which.\n\n");
+	sb_add(md, "| pages | set-up | published min / max / avg | ours min / max / avg | ours "
+	       "spread over repetitions | n | ours / published | latency |\n");
+	sb_add(md, "|---:|---|---:|---:|---:|---:|---:|---|\n");
+	for (size_t z = 0; z < nsizes; z++) {
+		char size[32];
+
+		snprintf(size, sizeof(size), "%lld", sizes[z]);
+		for (size_t s = 0; s < setups.n; s++) {
+			const struct pub_row *pr[3];
+			struct lat_cell c;
+			bool any_pub = false;
+
+			for (int k = 0; k < 3; k++) {
+				pr[k] = published_find(pub, FIG_LAT, stat_names[k], setups.v[s], size);
+				any_pub |= pr[k] != NULL;
+			}
+			lat_cell(&ps, setups.v[s], sizes[z], SIDE_NONE, &c);
+			if (!any_pub && !c.reps && !c.fails)
+				continue;
+			sb_addf(md, "| %lld | %s | ", sizes[z], setups.v[s]);
+			if (any_pub)
+				sb_addf(md, "%s / %s / %s", pr[0] ? pr[0]->value : "-",
+					pr[1] ? pr[1]->value : "-", pr[2] ? pr[2]->value : "-");
+			else
+				sb_add(md, "-");
+			if (!c.reps) {
+				const char *why = !ps.n ? "no results"
+						  : !in_list(sections, setups.v[s]) ? "not run"
+						  : !picks_has_section(&ps, setups.v[s]) ? "no results"
+						  : c.fails ? "every request failed"
+						  : "no request of this size";
+
+				sb_addf(md, " | %s | - | %s | - | - |\n", why, ncol(0, 0, c.fails));
+				continue;
+			}
+			kernel_cells += c.side == SIDE_KERNEL;
+			sb_addf(md, " | %s / %s / %s | %s / %s / %s | %s | ", num(c.st[0].med),
+				num(c.st[1].med), num(c.st[2].med), range(c.st[0]), range(c.st[1]),
+				range(c.st[2]), ncol(c.reps, c.reqs, c.fails));
+			if (any_pub)
+				sb_addf(md, "%s / %s / %s",
+					num(ratio(c.st[0].med, pr[0] ? pr[0]->v : NAN)),
+					num(ratio(c.st[1].med, pr[1] ? pr[1]->v : NAN)),
+					num(ratio(c.st[2].med, pr[2] ? pr[2]->v : NAN)));
+			else
+				sb_add(md, "-");
+			sb_addf(md, " | %s |\n", side_name[c.side]);
+		}
+	}
+	sb_add(md, "\n");
+	if (sl_has(&setups, "gcma.zram") && !in_list(sections, "gcma.zram"))
+		sb_add(md, "gcma.zram (GCMA with a zram backend) has no counterpart here: the ported "
+		       "series has no zram backend, so those rows stay published-only.\n\n");
+
+	sb_add(md, "### Average latency, CMA / GCMA\n\n"
+	       "Published: the ratio of the published averages. Ours: the ratio of the medians "
+	       "of the per-repetition averages; its range runs from the lowest CMA repetition "
+	       "over the highest GCMA one to the highest over the lowest. Both set-ups on the "
+	       "same side (user-side when either lacks kernel-side latencies).\n\n"
+	       "| pages | published | ours | ours range | ours / published | latency |\n"
+	       "|---:|---:|---:|---:|---:|---|\n");
+	for (size_t z = 0; z < nsizes; z++) {
+		char size[32];
+		struct lat_cell c, g;
+		double pa, oa;
+
+		snprintf(size, sizeof(size), "%lld", sizes[z]);
+		pa = ratio(pub_value(pub, FIG_LAT, "avg", "cma", size),
+			   pub_value(pub, FIG_LAT, "avg", "gcma", size));
+		lat_pair(&ps, sizes[z], &c, &g);
+		oa = c.reps && g.reps ? ratio(c.st[2].med, g.st[2].med) : NAN;
+		if (isnan(pa) && isnan(oa))
+			continue;
+		shape_add(&sp, sizes[z], pub_value(pub, FIG_LAT, "avg", "cma", size),
+			  pub_value(pub, FIG_LAT, "avg", "gcma", size),
+			  pub_value(pub, FIG_LAT, "max", "cma", size),
+			  pub_value(pub, FIG_LAT, "max", "gcma", size));
+		if (isnan(oa)) {
+			sb_addf(md, "| %lld | %s | %s | - | - | - |\n", sizes[z], num(pa),
+				ps.n ? "no results for both set-ups" : "no results");
+			continue;
+		}
+		/* the max of every run: the longest request is the maximum */
+		shape_add(&so, sizes[z], c.st[2].med, g.st[2].med, c.st[1].hi, g.st[1].hi);
+		lr->pages = xrealloc(lr->pages, (lr->n + 1) * sizeof(*lr->pages));
+		lr->ours = xrealloc(lr->ours, (lr->n + 1) * sizeof(*lr->ours));
+		lr->pages[lr->n] = sizes[z];
+		lr->ours[lr->n++] = oa;
+		sb_addf(md, "| %lld | %s | %s | %s" DASH "%s | %s | %s |\n", sizes[z], num(pa), num(oa),
+			num(ratio(c.st[2].lo, g.st[2].hi)), num(ratio(c.st[2].hi, g.st[2].lo)),
+			num(ratio(oa, pa)), side_name[c.side]);
+	}
+	sb_add(md, "\n");
+
+	band = published_find(pub, FIG_LAT, "avg-ratio-cma-gcma", NULL, NULL);
+	if (band && parse_band(band->size, &blo, &bhi)) {
+		double pmin, pmax, omin, omax;
+		size_t pn, on;
+
+		band_range(&sp, blo, bhi, &pmin, &pmax, &pn);
+		band_range(&so, blo, bhi, &omin, &omax, &on);
+		sb_addf(md, "At %lld" DASH "%lld pages the published text says about %s%s; the "
+			"published averages give ", blo, bhi, band->value, band->unit);
+		if (pn)
+			sb_addf(md, "%s" DASH "%sx", num(pmin), num(pmax));
+		else
+			sb_add(md, "nothing (no published size there)");
+		sb_add(md, "; ours ");
+		if (on)
+			sb_addf(md, "%s" DASH "%sx over %zu size%s.\n\n", num(omin), num(omax), on,
+				on == 1 ? "" : "s");
+		else
+			sb_add(md, "has no size there with both set-ups.\n\n");
+	}
+	if (sp.n >= 2) {
+		shape_describe(md, "Published", &sp);
+		sb_add(md, "\n");
+	}
+	if (so.n >= 2) {
+		shape_describe(md, "Ours", &so);
+		sb_add(md, "\n\n");
+		if (sp.n >= 2)
+			shape_verdict(md, &sp, &so);
+	} else {
+		sb_add(md, "\nOurs has too few sizes with both cma and gcma results to compare the "
+		       "shape.\n\n");
+	}
+	if (ps.n) {
+		sb_add(md, "Why they differ: the published numbers come from ");
+		sb_addf(md, "%s; ours from ", pub_source(pub, FIG_LAT));
+		describe_env(md, &ps);
+		sb_add(md, ". ");
+		area_facts(md, &ps, "cma", "gcma");
+		end_paragraph(md);
+		sources(md, &ps, kernel_cells ? "runs/<run>/alloc.csv (`pages`, `latency_ns`, "
+			"`success`) and runs/<run>/trace.dat (`cma_alloc_start`, `cma_alloc_finish`), "
+			"as in the data/alloc.csv that `cmabench report` writes"
+			: "runs/<run>/alloc.csv (`pages`, `latency_ns`, `success`; no cell had "
+			"kernel-side latency for every request), as in the data/alloc.csv that "
+			"`cmabench report` writes", NULL);
+	}
+	shape_free(&sp);
+	shape_free(&so);
+	free(sizes);
+	sl_free(&setups);
+	free(ps.v);
+}
+
+
+const struct repro_figure repro_fig_latency = { "GCMA RFC v2: allocation latency", "rfc-v2",
+						 figure_latency };

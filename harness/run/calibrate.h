@@ -1,0 +1,20 @@
+/*
+ * How much the emulation slows a page copy (workloads/guest/copy-rate.h):
+ * the host's copy rate over the guest's, which disk-scale=cpu divides a
+ * disk model's speed by, so that a cache hit and a disk read keep the
+ * ratio they have on the device the model stands for.
+ */
+#ifndef CMB_CALIBRATE_H
+#define CMB_CALIBRATE_H
+
+#include "run/runner.h"
+
+/*
+ * ctx->copy_slowdown[arch] for the plan's runs that ask for it (disk-scale=cpu),
+ * each arch with a guest of its own:
+ * from the cache's history (per accelerator and QEMU version), else measured
+ * now with one short VM. 0, or -1 when it could not be measured.
+ */
+int calibrate_for_plan(struct run_ctx *ctx, const struct plan *plan);
+
+#endif

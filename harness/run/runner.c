@@ -1,0 +1,654 @@
+/*
+ * One planned run in one VM and the results directory it goes into: what a
+ * local run (builtin-run.c) and a Slurm task (builtin-slurm.c) share. A
+ * scenario's runs are written under RESULTS/.tmp-<id>-XXXXXX (runner_stage)
+ * and the directory is renamed to RESULTS/<id> when all have ended
+ * (runner_finish).
+ */
+#include "config.h"
+#include "run/runner.h"
+#include "scenario/disk.h"
+#include "run/dtb.h"
+#include "lib/history.h"
+#include "kbuild/image.h"
+#include "lib/signals.h"
+#include "run/vm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct kernel *kernel_for(struct run_ctx *ctx, const struct run_spec *s, int *ok)
+{
+	for (unsigned int i = 0; i < kvariants_count; i++)
+		if (!strcmp(kvariants[i].name, s->kernel)) {
+			unsigned int k = RUNNER_KIDX(arch_index(s->arch), i);
+
+			*ok = ctx->kernel_ok[k];
+			return &ctx->kernels[k];
+		}
+	*ok = 0;
+	return NULL;
+}
+
+static bool plan_uses_arch(const struct plan *plan, const struct cmb_arch *a)
+{
+	for (size_t r = 0; r < plan->n; r++)
+		if (plan->runs[r].spec->arch == a)
+			return true;
+	return false;
+}
+
+int runner_check_arches(const struct run_ctx *ctx, const struct plan *plan)
+{
+	int bad = 0;
+
+	for (unsigned int a = 0; a < cmb_arches_count; a++) {
+		char *missing;
+
+		if (!plan_uses_arch(plan, &cmb_arches[a]))
+			continue;
+		missing = arch_missing(ctx->env, &cmb_arches[a]);
+		if (missing) {
+			err_msg("arch=%s needs what is missing here:\n%s"
+				"install it with: scripts/install-deps --%s, then ./configure && make",
+				cmb_arches[a].name, missing, cmb_arches[a].name);
+			free(missing);
+			bad++;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+int runner_kernels(struct run_ctx *ctx, const struct plan *plan)
+{
+	int built = 0;
+
+	for (unsigned int a = 0; a < cmb_arches_count; a++)
+		for (unsigned int i = 0; i < kvariants_count; i++) {
+			bool needed = false;
+			unsigned int k = RUNNER_KIDX(a, i);
+
+			for (size_t r = 0; r < plan->n; r++)
+				needed |= plan->runs[r].spec->arch == &cmb_arches[a] &&
+					  !strcmp(plan->runs[r].spec->kernel, kvariants[i].name);
+			if (!needed)
+				continue;
+			ctx->kernel_ok[k] = kbuild_get_arch(ctx->env, &cmb_arches[a], &kvariants[i],
+							    &ctx->kernels[k]) == 0;
+			built += ctx->kernel_ok[k];
+			if (interrupted())
+				return -1;
+		}
+	return built ? 0 : -1;
+}
+
+int runner_images(struct run_ctx *ctx, const struct plan *plan)
+{
+	for (unsigned int a = 0; a < cmb_arches_count; a++) {
+		const struct cmb_arch *arch = &cmb_arches[a];
+		char *qv[] = { (char *)arch_qemu(ctx->env, arch), "--version", NULL };
+
+		if (!plan_uses_arch(plan, arch))
+			continue;
+		ctx->images[a] = image_get_arch(ctx->env, arch);
+		if (!ctx->images[a] || interrupted())
+			return -1;
+		ctx->qemu_versions[a] = cmd_first_line(qv);
+		if (!ctx->qemu_versions[a])
+			ctx->qemu_versions[a] = xstrdup("unknown");
+	}
+	return 0;
+}
+
+static void choose_accel(struct run_ctx *ctx)
+{
+	const char *pref = ctx->env->accel;
+	const char *kernel = NULL;
+	const struct cmb_arch *native = NULL;
+
+	/* KVM runs guests of the host's own architecture only: probe with one. */
+	for (unsigned int k = 0; k < RUNNER_MAX_KERNELS && !kernel; k++)
+		if (ctx->kernel_ok[k] && arch_native(ctx->kernels[k].arch)) {
+			kernel = ctx->kernels[k].bzimage;
+			native = ctx->kernels[k].arch;
+		}
+	if (!strcmp(pref, "tcg") || !strcmp(pref, "kvm")) {
+		ctx->accel = pref;
+		ctx->accel_reason = xasprintf("chosen with --accel=%s", pref);
+		return;
+	}
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		ctx->accel = "tcg";
+		ctx->accel_reason = xstrdup("no usable /dev/kvm");
+		return;
+	}
+	if (!kernel) {
+		ctx->accel = "tcg";
+		ctx->accel_reason = xstrdup("no guest of the host's architecture to run under KVM");
+		return;
+	}
+	printf("[accel] probing KVM (at most %.0f s)\n", ctx->kvm_probe_s);
+	if (vm_probe_kvm(arch_qemu(ctx->env, native), native, kernel, ctx->kvm_probe_s)) {
+		ctx->accel = "kvm";
+		ctx->accel_reason = xstrdup("KVM probe booted a kernel");
+	} else {
+		ctx->accel = "tcg";
+		ctx->accel_reason = xasprintf("KVM probe saw no kernel output within %.0f s",
+					      ctx->kvm_probe_s);
+	}
+	printf("[accel] using %s: %s\n", ctx->accel, ctx->accel_reason);
+}
+
+/* The top-level QEMU version: the first arch's the plan uses (runner_images),
+ * else the configured x86_64 QEMU's. */
+static void qemu_version(struct run_ctx *ctx)
+{
+	char *qv[] = { (char *)ctx->env->qemu, "--version", NULL };
+
+	for (unsigned int a = 0; a < RUNNER_MAX_ARCHES && !ctx->qemu_version; a++)
+		if (ctx->qemu_versions[a])
+			ctx->qemu_version = xstrdup(ctx->qemu_versions[a]);
+	if (!ctx->qemu_version)
+		ctx->qemu_version = cmd_first_line(qv);
+	if (!ctx->qemu_version)
+		ctx->qemu_version = xstrdup("unknown");
+}
+
+/* The harness's source as git names it (a commit, -dirty with local
+ * changes): which cmabench made a result. Without git: the package version. */
+static void source_version(struct run_ctx *ctx)
+{
+	char *argv[] = { "git", "-C", (char *)ctx->env->srcdir, "describe", "--always", "--dirty",
+			 "--abbrev=12", NULL };
+
+	ctx->source_version = cmd_first_line(argv);
+	if (!ctx->source_version)
+		ctx->source_version = xstrdup(PACKAGE_VERSION);
+}
+
+void runner_accel(struct run_ctx *ctx)
+{
+	choose_accel(ctx);
+	qemu_version(ctx);
+	source_version(ctx);
+}
+
+/* With stamp: "20261203-142501" (run ids); without: ISO 8601. */
+char *utc_now(bool stamp)
+{
+	char buf[64];
+	time_t t = time(NULL);
+
+	if (stamp)
+		strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", gmtime(&t));
+	else
+		strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	return xstrdup(buf);
+}
+
+json_object *host_info(void)
+{
+	struct utsname u;
+	json_object *h = json_object_new_object();
+	char *cpuinfo = read_file("/proc/cpuinfo", NULL);
+
+	if (!uname(&u)) {
+		json_object_object_add(h, "name", json_object_new_string(u.nodename));
+		json_object_object_add(h, "kernel", json_object_new_string(u.release));
+		json_object_object_add(h, "machine", json_object_new_string(u.machine));
+	}
+	json_object_object_add(h, "cpus", json_object_new_int(sysconf(_SC_NPROCESSORS_ONLN)));
+	if (cpuinfo) {
+		char *m = strstr(cpuinfo, "model name");
+
+		if (m && (m = strchr(m, ':'))) {
+			m += 2;
+			m[strcspn(m, "\n")] = '\0';
+			json_object_object_add(h, "cpu", json_object_new_string(m));
+		}
+		free(cpuinfo);
+	}
+	return h;
+}
+
+/* The run's share: plan/steps and every file the plan ships (fio jobs, the
+ * script), read by the guest init. */
+static int write_guest_plan(const struct cmb_env *env, const struct run *r, const char *dir)
+{
+	char *plan = path_join(dir, "plan");
+	char *steps = path_join(plan, "steps");
+	struct strlist files = { 0 };
+	int rc = mkdir_p(plan) || write_file(steps, r->steps, strlen(r->steps));
+
+	plan_files(r, &files);
+	for (size_t i = 0; i < files.n && !rc; i++) {
+		char *src = env_src(env, files.v[i]);
+		char *dst = path_join(plan, strrchr(files.v[i], '/') + 1);
+
+		if ((rc = copy_file(src, dst)))
+			err_msg("%s: %s", src, strerror(errno));
+		free(src);
+		free(dst);
+	}
+	sl_free(&files);
+	free(plan);
+	free(steps);
+	return rc;
+}
+
+static char *make_scratch(const struct cmb_env *env, const struct run *r, const char *tag)
+{
+	char *dir = env_cache(env, "tmp");
+	char *img = xasprintf("%s/scratch-%s-%d.img", dir, tag, (int)getpid());
+	char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "scratch", img, NULL };
+	int fd;
+
+	mkdir_p(dir);
+	free(dir);
+	/* A sparse file of the scenario's size: costs nothing until written. */
+	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, (off_t)r->spec->scratch) || close(fd) ||
+	    run_cmd(argv, NULL, NULL, NULL, NULL)) {
+		err_msg("mkfs.ext4 of the scratch disk %s failed", img);
+		unlink(img);
+		free(img);
+		return NULL;
+	}
+	return img;
+}
+
+/* The console's tail; name: what to call it (its final path is not known yet). */
+static void print_tail(const char *path, const char *name, int lines)
+{
+	char n[16];
+	char *argv[] = { "tail", "-n", n, (char *)path, NULL };
+
+	snprintf(n, sizeof(n), "%d", lines);
+	fprintf(stderr, "---- last %d console lines (%s) ----\n", lines, name);
+	run_cmd(argv, NULL, NULL, NULL, NULL);
+	fprintf(stderr, "----\n");
+}
+
+/* The host's load averages (1, 5, 15 min) as a JSON array. */
+static json_object *host_load(void)
+{
+	double l[3];
+	json_object *a = json_object_new_array();
+
+	if (getloadavg(l, 3) == 3)
+		for (int i = 0; i < 3; i++)
+			json_object_array_add(a, json_object_new_double(l[i]));
+	return a;
+}
+
+void runner_write_meta(const char *dir, json_object *m)
+{
+	char *meta = path_join(dir, "metadata.json");
+
+	json_object_to_file_ext(meta, m, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	free(meta);
+}
+
+/* The one-line status file beside metadata.json (what the data set reads first). */
+void runner_write_status(const char *dir, const char *status)
+{
+	char *st = path_join(dir, "status");
+	char *line = xasprintf("%s\n", status);
+
+	write_file(st, line, strlen(line));
+	free(st);
+	free(line);
+}
+
+/* cores: the host cores the run is pinned to, NULL when not pinned. */
+json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx, size_t total,
+			    const char *cores)
+{
+	const struct run_spec *s = r->spec;
+	char *dir = xasprintf("%s/runs/%s", ctx->tmpdir, r->name);
+	char *console = path_join(dir, "console.log");
+	char *label = xasprintf("run %zu/%zu %s/%s", idx + 1, total, r->scn->name, r->name);
+	char *hkey = xasprintf("vm.%s.%s", r->scn->name, s->section);
+	char *started = utc_now(false);
+	json_object *m = json_object_new_object();
+	struct strlist qargv = { 0 };
+	struct vm_result res = { .kernel_seconds = -1, .init_seconds = -1 };
+	const char *status;
+	char *scratch = NULL;
+	int kok;
+	struct kernel *k = kernel_for(ctx, s, &kok);
+	double estimate = history_get(ctx->env, hkey);
+	const struct cmb_arch *arch = s->arch;
+	unsigned int ai = arch_index(arch);
+	/* KVM runs the host's own architecture only; another one is emulated. */
+	const char *accel = arch_native(arch) ? ctx->accel : "tcg";
+	char *accel_reason = arch_native(arch) ? xstrdup(ctx->accel_reason)
+		: xasprintf("an %s guest on a host of another architecture: TCG", arch->name);
+	char *dtb = NULL, *dtb_dir = NULL;
+
+	if (estimate <= 0)
+		estimate = 20 + s->fio_runtime + (s->fio ? s->fio_size / (40.0 * (1 << 20)) : 0);
+	mkdir_p(dir);
+	json_object_object_add(m, "scenario", json_object_new_string(r->scn->name));
+	json_object_object_add(m, "section", json_object_new_string(s->section));
+	json_object_object_add(m, "repetition", json_object_new_int(r->rep));
+	if (s->description)
+		json_object_object_add(m, "description", json_object_new_string(s->description));
+	json_object_object_add(m, "kernel_variant", json_object_new_string(s->kernel));
+	json_object_object_add(m, "arch", json_object_new_string(arch->name));
+	if (kok) {
+		json_object_object_add(m, "kernel_version", json_object_new_string(k->version));
+		json_object_object_add(m, "kernel_build_key", json_object_new_string(k->key));
+	}
+	json_object_object_add(m, "setup", json_object_new_string(setup_name(s->setup)));
+	json_object_object_add(m, "area_bytes", json_object_new_int64(s->area));
+	json_object_object_add(m, "guest_memory_mib", json_object_new_int64(r->mem_mib));
+	json_object_object_add(m, "guest_cpus", json_object_new_int(s->cpus));
+	if (r->area)
+		json_object_object_add(m, "area", json_object_new_string(r->area));
+	json_object_object_add(m, "allocations", json_object_new_string(r->allocations));
+	json_object_object_add(m, "disk", json_object_new_string(s->disk));
+	/* disk-scale=cpu: the measured copy slow-down of this host (calibrate.c) */
+	double disk_scale = s->disk_scale > 0 ? s->disk_scale : ctx->copy_slowdown[ai];
+
+	if (strcmp(s->disk, "host"))
+		json_object_object_add(m, "disk_scale", json_object_new_double(disk_scale));
+	if (s->baseline)
+		json_object_object_add(m, "baseline", json_object_new_string(s->baseline));
+	/* Set-ups without an area run the fill's load too (plan.c). */
+	json_object_object_add(m, "fill_target_pct",
+			       json_object_new_int64(r->area || s->area > 0 ? s->fill : 0));
+	{
+		json_object *bg = json_object_new_array();
+
+		for (size_t i = 0; i < s->bg.n; i++) {
+			const struct bg_item *b = &s->bg.v[i];
+			char *name = b->arg ? xasprintf("%s:%s", b->w->name, b->arg)
+					    : xstrdup(b->w->name);
+
+			json_object_array_add(bg, json_object_new_string(name));
+			free(name);
+		}
+		json_object_object_add(m, "backgrounds", bg);
+	}
+	json_object_object_add(m, "cmdline", json_object_new_string(r->cmdline));
+	json_object_object_add(m, "qemu_version",
+			       json_object_new_string(ctx->qemu_versions[ai] ? ctx->qemu_versions[ai]
+									: ctx->qemu_version));
+	json_object_object_add(m, "cmabench_source", json_object_new_string(
+		ctx->source_version ? ctx->source_version : "unknown"));
+	if (ctx->images[ai])
+		json_object_object_add(m, "root_image", json_object_new_string(
+			strrchr(ctx->images[ai], '/') ? strrchr(ctx->images[ai], '/') + 1
+						      : ctx->images[ai]));
+	json_object_object_add(m, "accelerator", json_object_new_string(accel));
+	json_object_object_add(m, "accelerator_reason", json_object_new_string(accel_reason));
+	json_object_object_add(m, "date", json_object_new_string(started));
+	/* Epoch seconds: when runs on one host overlapped (Slurm's tasks). */
+	json_object_object_add(m, "start_unix", json_object_new_int64((int64_t)time(NULL)));
+	json_object_object_add(m, "host", host_info());
+	json_object_object_add(m, "host_load_start", host_load());
+	json_object_object_add(m, "jobs", json_object_new_int64(ctx->jobs));
+	if (cores)
+		json_object_object_add(m, "cpu_affinity", json_object_new_string(cores));
+
+	if (!kok) {
+		status = "kernel-build-failed";
+		printf("[%s] skipped: kernel %s did not build\n", label, s->kernel);
+		goto record;
+	}
+	if (write_guest_plan(ctx->env, r, dir) || !(scratch = make_scratch(ctx->env, r, r->name))) {
+		status = "setup-failed";
+		goto record;
+	}
+	char *disk_opts = disk_qemu_opts(disk_find(s->disk), disk_scale);
+	struct vm_config vc = {
+		.qemu = arch_qemu(ctx->env, arch), .accel = accel, .mem_mib = r->mem_mib,
+		.machine = arch->machine, .cpu = arch->tcg_cpu,
+		.cpus = s->cpus, .kernel = k->bzimage, .cmdline = r->cmdline,
+		.root_img = ctx->images[ai], .scratch_img = scratch, .share_dir = dir,
+		.console_log = console, .timeout_s = s->timeout, .label = label,
+		.scratch_opts = disk_opts,
+		.estimate_s = estimate,
+	};
+	if (arch->device_tree) {
+		/* QEMU's tree for this very machine plus the set-up's reserved-memory node. */
+		struct strbuf errs = { 0 };
+
+		dtb_dir = xasprintf("%s.dtb.d", scratch);
+		if (dtb_make(ctx->env, &vc, s->setup, s->area, dtb_dir, &dtb, &errs)) {
+			err_msg("%s/%s: %s", r->scn->name, r->name, errs.buf);
+			sb_free(&errs);
+			free(disk_opts);
+			status = "setup-failed";
+			goto record;
+		}
+		sb_free(&errs);
+		vc.dtb = dtb;
+		json_object_object_add(m, "devicetree", json_object_new_string(DTB_SOURCE_NAME));
+	}
+	vm_argv(&vc, &qargv);
+	{
+		json_object *a = json_object_new_array();
+
+		for (size_t i = 0; i < qargv.n; i++)
+			json_object_array_add(a, json_object_new_string(qargv.v[i]));
+		json_object_object_add(m, "qemu_argv", a);
+	}
+	vm_run(&vc, &res);
+	free(disk_opts);
+	status = vm_status_name(res.status);
+	{
+		/* A text copy of the trace's cma events: results committed
+		 * without the binary trace.dat still give the same report. */
+		struct strbuf errs = { 0 };
+
+		if (ctx->hooks && ctx->hooks->export_trace &&
+		    ctx->hooks->export_trace(dir, &errs)) {
+			err_msg("%s/%s: trace.dat %s", r->scn->name, r->name, errs.buf);
+			json_object_object_add(m, "trace_problem", json_object_new_string(errs.buf));
+		}
+		sb_free(&errs);
+	}
+	if (res.status == VM_OK && ctx->hooks && ctx->hooks->background_died &&
+	    ctx->hooks->background_died(dir)) {
+		/* The numbers exist but were not taken under the planned load. */
+		status = "degraded";
+		err_msg("%s/%s: a background workload died (see backgrounds.csv)", r->scn->name, r->name);
+	}
+	if (res.status == VM_OK)
+		history_set(ctx->env, hkey, res.seconds);
+	else if (res.status != VM_INTERRUPTED) {
+		err_msg("%s/%s: %s%s%s", r->scn->name, r->name, status,
+			res.problem[0] ? ": " : "", res.problem);
+		char *name = xasprintf("runs/%s/console.log of the results directory named at "
+				       "the end", r->name);
+
+		print_tail(console, name, 25);
+		free(name);
+	}
+	json_object_object_add(m, "seconds", json_object_new_double(res.seconds));
+	json_object_object_add(m, "kernel_start_seconds", json_object_new_double(res.kernel_seconds));
+	json_object_object_add(m, "init_start_seconds", json_object_new_double(res.init_seconds));
+	json_object_object_add(m, "kernel_warnings", json_object_new_int(res.warnings));
+	if (res.problem[0])
+		json_object_object_add(m, "problem", json_object_new_string(res.problem));
+record:
+	json_object_object_add(m, "status", json_object_new_string(status));
+	json_object_object_add(m, "host_load_end", host_load());
+	json_object_object_add(m, "end_unix", json_object_new_int64((int64_t)time(NULL)));
+	/* Sequential: nothing ran beside it (the pool corrects this when it did). */
+	json_object_object_add(m, "vms_beside", json_object_new_int(0));
+	runner_write_meta(dir, m);
+	runner_write_status(dir, status);
+	if (scratch) {
+		unlink(scratch);
+		free(scratch);
+	}
+	if (dtb_dir) {
+		rm_rf(dtb_dir);
+		free(dtb_dir);
+	}
+	free(dtb);
+	free(accel_reason);
+	sl_free(&qargv);
+	free(dir);
+	free(console);
+	free(label);
+	free(hkey);
+	free(started);
+	return m;
+}
+
+
+/*
+ * Claims a results directory that no other run has: mkdir of the name
+ * (atomic, fails if it exists), then -2, -3, ... Two runs of one scenario
+ * started in the same second get two directories.
+ */
+static char *claim_final(const char *root, const char *id)
+{
+	for (int n = 1; n < 1000; n++) {
+		char *dir = n == 1 ? xasprintf("%s/%s", root, id) : xasprintf("%s/%s-%d", root, id, n);
+
+		if (!mkdir(dir, 0755))
+			return dir;
+		if (errno != EEXIST) {
+			err_msg("%s: %s", dir, strerror(errno));
+			free(dir);
+			return NULL;
+		}
+		free(dir);
+	}
+	return NULL;
+}
+
+/* Names the final directory, writes the top-level metadata, and renames the
+ * finished temporary directory over the claimed (empty) one. */
+static int complete(struct run_ctx *ctx, json_object *top, json_object *runs, size_t nfail)
+{
+	char *meta = path_join(ctx->tmpdir, "metadata.json");
+	char *final = claim_final(ctx->results_root, ctx->run_id);
+	int rc = 0;
+
+	if (!final) {
+		free(meta);
+		return -1;
+	}
+	free(ctx->finaldir);
+	ctx->finaldir = final;
+	free(ctx->run_id);
+	ctx->run_id = xstrdup(strrchr(final, '/') + 1);
+	json_object_object_add(top, "run_id", json_object_new_string(ctx->run_id));
+	json_object_object_add(top, "runs", runs);
+	json_object_object_add(top, "failed_runs", json_object_new_int(nfail));
+	/* rename(2) replaces an empty directory: the claim becomes the results */
+	if (json_object_to_file_ext(meta, top, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) ||
+	    rename(ctx->tmpdir, ctx->finaldir)) {
+		err_msg("cannot complete %s: %s", ctx->finaldir, strerror(errno));
+		rmdir(ctx->finaldir);
+		rc = -1;
+	}
+	free(meta);
+	return rc;
+}
+
+/* Renames the scenario's directory and names it, with its failed runs by
+ * their final paths (their consoles were shown under the temporary name). */
+int runner_finish(struct run_ctx *ctx, json_object *top, json_object *runs, size_t nfail)
+{
+	struct strlist failed = { 0 };
+
+	for (size_t i = 0; i < json_object_array_length(runs); i++) {
+		json_object *m = json_object_array_get_idx(runs, i), *st, *name;
+
+		if (json_object_object_get_ex(m, "status", &st) &&
+		    strcmp(json_object_get_string(st), "ok") &&
+		    json_object_object_get_ex(m, "run", &name))
+			sl_addf(&failed, "%s\t%s", json_object_get_string(name),
+				json_object_get_string(st));
+	}
+	if (complete(ctx, top, runs, nfail)) {
+		sl_free(&failed);
+		return -1;
+	}
+	printf("results: %s (%zu failed)\n", ctx->finaldir, nfail);
+	for (size_t i = 0; i < failed.n; i++) {
+		char *tab = strchr(failed.v[i], '\t');
+
+		*tab = '\0';
+		printf("  %s: %s, console %s/runs/%s/console.log\n", failed.v[i], tab + 1,
+		       ctx->finaldir, failed.v[i]);
+	}
+	sl_free(&failed);
+	return 0;
+}
+
+/* A temporary directory of its own, whoever else runs into this root. */
+int runner_stage(struct run_ctx *ctx, const struct scenario *scn, const char *stamp)
+{
+	const char *base = strrchr(scn->path, '/');
+	char *dst;
+
+	free(ctx->run_id);
+	free(ctx->tmpdir);
+	free(ctx->finaldir);
+	ctx->run_id = xasprintf("%s-%s", scn->name, stamp);
+	ctx->tmpdir = xasprintf("%s/.tmp-%s-XXXXXX", ctx->results_root, ctx->run_id);
+	ctx->finaldir = NULL;
+	if (mkdir_p(ctx->results_root) || !mkdtemp(ctx->tmpdir)) {
+		err_msg("%s: %s", ctx->tmpdir, strerror(errno));
+		return -1;
+	}
+	dst = path_join(ctx->tmpdir, base ? base + 1 : scn->path);
+	copy_file(scn->path, dst);
+	free(dst);
+	return 0;
+}
+
+json_object *runner_top(const struct run_ctx *ctx, const char *stamp)
+{
+	json_object *top = json_object_new_object();
+
+	json_object_object_add(top, "date", json_object_new_string(stamp));
+	json_object_object_add(top, "host", host_info());
+	json_object_object_add(top, "accelerator", json_object_new_string(ctx->accel));
+	json_object_object_add(top, "qemu_version", json_object_new_string(ctx->qemu_version));
+	return top;
+}
+
+void runner_free(struct run_ctx *ctx)
+{
+	for (unsigned int i = 0; i < RUNNER_MAX_KERNELS; i++)
+		kernel_free(&ctx->kernels[i]);
+	for (unsigned int a = 0; a < RUNNER_MAX_ARCHES; a++) {
+		free(ctx->images[a]);
+		free(ctx->qemu_versions[a]);
+	}
+	free(ctx->accel_reason);
+	free(ctx->qemu_version);
+	free(ctx->source_version);
+	free(ctx->results_root);
+	free(ctx->run_id);
+	free(ctx->tmpdir);
+	free(ctx->finaldir);
+}
+
+/* Adds a run's metadata to the scenario's list; 1 if the run failed. */
+size_t runner_add_run(json_object *runs, const struct run *r, json_object *m)
+{
+	json_object *st;
+	bool failed = !json_object_object_get_ex(m, "status", &st) ||
+		      strcmp(json_object_get_string(st), "ok");
+
+	json_object_object_add(m, "run", json_object_new_string(r->name));
+	json_object_array_add(runs, m);
+	return failed;
+}
+

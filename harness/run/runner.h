@@ -1,0 +1,87 @@
+/*
+ * One planned run in one VM and the results directory it goes into: what a
+ * local run and a Slurm task share (runner.c).
+ */
+#ifndef CMB_RUNNER_H
+#define CMB_RUNNER_H
+
+#include "lib/env.h"
+#include "kbuild/kbuild.h"
+#include "scenario/plan.h"
+#include "lib/util.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+
+/* Kernels are indexed by arch and variant: RUNNER_KIDX(arch index, variant index). */
+#define RUNNER_MAX_KERNELS 16
+#define RUNNER_MAX_ARCHES 4
+#define RUNNER_KIDX(a, v) ((a) * kvariants_count + (v))
+
+/*
+ * What the later stages do with a run's files, set by the commands (the data
+ * set's trace export and background check, the report) so that running
+ * depends on no stage after it. A NULL hook is skipped.
+ */
+struct run_hooks {
+	/* A text copy of trace.dat's events: 0, or non-zero with errs. */
+	int (*export_trace)(const char *run_dir, struct strbuf *errs);
+	/* A background workload of the run died. */
+	bool (*background_died)(const char *run_dir);
+	/* data/ and report.md of a completed results directory: 0, or 1. */
+	int (*report)(const char *dir, struct strbuf *summary);
+};
+
+struct run_ctx {
+	const struct cmb_env *env;
+	const struct run_hooks *hooks;
+	struct kernel kernels[RUNNER_MAX_KERNELS];
+	int kernel_ok[RUNNER_MAX_KERNELS];
+	char *images[RUNNER_MAX_ARCHES];  /* root image of each arch the plan uses */
+	const char *accel;          /* for guests of the host's arch; others run under TCG */
+	char *accel_reason;
+	char *qemu_version;         /* of the first arch the plan uses (top-level metadata) */
+	char *qemu_versions[RUNNER_MAX_ARCHES]; /* by arch */
+	char *source_version;       /* git describe of the harness's source */
+	char *results_root;
+	char *run_id;
+	char *tmpdir;
+	char *finaldir;
+	double kvm_probe_s;
+	long jobs;                  /* VMs at once (--jobs) */
+	/* host/guest page-copy rate (disk-scale=cpu) by arch index; 0: unknown */
+	double copy_slowdown[RUNNER_MAX_ARCHES];
+	unsigned host_cores;
+};
+
+
+/* Every arch of the plan has its tools (else says what to install): 0, or -1. */
+int runner_check_arches(const struct run_ctx *ctx, const struct plan *plan);
+/* Builds (or finds) the kernels the plan needs, for each arch it uses; -1 if
+ * none could be had. */
+int runner_kernels(struct run_ctx *ctx, const struct plan *plan);
+/* The root image of every arch the plan uses, and that arch's QEMU version. */
+int runner_images(struct run_ctx *ctx, const struct plan *plan);
+/* KVM or TCG (env->accel, else a probe), and QEMU's version. */
+void runner_accel(struct run_ctx *ctx);
+/* With stamp: "20261203-142501" (run ids); without: ISO 8601. */
+char *utc_now(bool stamp);
+/* The host's name, kernel, machine, CPUs and model. */
+json_object *host_info(void);
+/* Runs r in a VM into ctx->tmpdir/runs/<name>/ (metadata.json, status);
+ * cores: the host cores it is pinned to, NULL when not pinned. */
+json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx, size_t total,
+			    const char *cores);
+void runner_write_meta(const char *dir, json_object *m);
+void runner_write_status(const char *dir, const char *status);
+/* ctx->run_id and a new ctx->tmpdir for scenario scn, with a copy of its file. */
+int runner_stage(struct run_ctx *ctx, const struct scenario *scn, const char *stamp);
+/* The scenario's top-level metadata, before its runs are added. */
+json_object *runner_top(const struct run_ctx *ctx, const char *stamp);
+/* Adds a run's metadata to the scenario's list; 1 if the run failed. */
+size_t runner_add_run(json_object *runs, const struct run *r, json_object *m);
+/* Renames ctx->tmpdir to its final name and prints it with its failed runs. */
+int runner_finish(struct run_ctx *ctx, json_object *top, json_object *runs, size_t nfail);
+void runner_free(struct run_ctx *ctx);
+
+#endif

@@ -1,0 +1,316 @@
+#include "run/vm.h"
+#include "run/console.h"
+#include "lib/progress.h"
+#include "lib/signals.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *vm_status_name(enum vm_status s)
+{
+	static const char *const names[] = {
+		[VM_OK] = "ok", [VM_STEP_FAILED] = "step-failed", [VM_OOPS] = "oops",
+		[VM_PANIC] = "panic", [VM_NO_INIT] = "no-init", [VM_TIMEOUT] = "timeout",
+		[VM_CRASHED] = "crashed", [VM_START_FAILED] = "start-failed",
+		[VM_INTERRUPTED] = "interrupted",
+	};
+
+	return names[s];
+}
+
+void vm_argv(const struct vm_config *c, struct strlist *a)
+{
+	sl_add(a, c->qemu);
+	if (c->machine) {
+		sl_add(a, "-machine");
+		sl_add(a, c->machine);
+	}
+	sl_add(a, "-accel");
+	sl_add(a, c->accel);
+	if (!strcmp(c->accel, "kvm")) {
+		sl_add(a, "-cpu");
+		sl_add(a, "host");
+	} else if (c->cpu) {
+		sl_add(a, "-cpu");
+		sl_add(a, c->cpu);
+	}
+	sl_add(a, "-m");
+	sl_addf(a, "%lu", c->mem_mib);
+	sl_add(a, "-smp");
+	sl_addf(a, "%ld", c->cpus);
+	sl_add(a, "-nodefaults");
+	sl_add(a, "-display");
+	sl_add(a, "none");
+	sl_add(a, "-serial");
+	sl_add(a, "stdio");
+	sl_add(a, "-monitor");
+	sl_add(a, "none");
+	sl_add(a, "-no-reboot");
+	sl_add(a, "-kernel");
+	sl_add(a, c->kernel);
+	if (c->dtb) {
+		sl_add(a, "-dtb");
+		sl_add(a, c->dtb);
+	}
+	sl_add(a, "-append");
+	sl_add(a, c->cmdline);
+	if (c->root_img) {
+		sl_add(a, "-drive");
+		sl_addf(a, "file=%s,format=raw,if=virtio,snapshot=on", c->root_img);
+	}
+	if (c->scratch_img) {
+		sl_add(a, "-drive");
+		sl_addf(a, "file=%s,format=raw,if=virtio,cache=unsafe%s", c->scratch_img,
+			c->scratch_opts ? c->scratch_opts : "");
+	}
+	if (c->share_dir) {
+		sl_add(a, "-virtfs");
+		sl_addf(a, "local,path=%s,mount_tag=results,security_model=none,id=results",
+			c->share_dir);
+	}
+}
+
+/* QEMU in its own process group, its console (stdout and stderr) on a pipe. */
+static pid_t spawn(char *const argv[], int *outfd)
+{
+	struct spawn_opts o = { .out_fd = -1, .pipe_rd = outfd, .group = true };
+
+	return spawn_cmd(argv, &o);
+}
+
+struct watch {
+	const struct vm_config *c;
+	struct vm_result *r;
+	struct progress prog;
+	uint64_t start;
+	uint64_t deadline;          /* 0: none */
+	char detail[96];
+	bool done, panicked, oopsed, no_init, failed_steps;
+	int logfd;
+	char line[4096];
+	size_t linelen;
+};
+
+static void on_line(struct watch *w, const char *line)
+{
+	enum console_event e = console_classify(line);
+	double t = (now_ns() - w->start) / 1e9;
+
+	switch (e) {
+	case CON_KERNEL_START:
+		if (w->r->kernel_seconds < 0)
+			w->r->kernel_seconds = t;
+		snprintf(w->detail, sizeof(w->detail), "kernel booting");
+		break;
+	case CON_INIT_START:
+		w->r->init_seconds = t;
+		snprintf(w->detail, sizeof(w->detail), "init");
+		break;
+	case CON_STEP: {
+		const char *s = strstr(line, "cmabench-step: ") + 15;
+
+		snprintf(w->detail, sizeof(w->detail), "%.80s", s);
+		break;
+	}
+	case CON_DONE_OK:
+	case CON_DONE_FAILED:
+		w->done = true;
+		w->failed_steps = e == CON_DONE_FAILED;
+		/* Give poweroff a little time, then stop it ourselves. */
+		w->deadline = now_ns() + 20ull * 1000000000ull;
+		break;
+	case CON_WARNING:
+		w->r->warnings++;
+		break;
+	case CON_OOPS:
+	case CON_PANIC:
+	case CON_NO_INIT:
+		if (!w->r->problem[0])
+			snprintf(w->r->problem, sizeof(w->r->problem), "%s", line);
+		if (e == CON_OOPS) {
+			w->oopsed = true;
+		} else {
+			w->panicked = e == CON_PANIC;
+			w->no_init = e == CON_NO_INIT;
+			/* Keep reading a few seconds for the backtrace. */
+			w->deadline = now_ns() + 3ull * 1000000000ull;
+		}
+		break;
+	case CON_NONE:
+		break;
+	}
+}
+
+static void feed(struct watch *w, const char *buf, size_t n)
+{
+	if (w->logfd >= 0 && write(w->logfd, buf, n) != (ssize_t)n)
+		w->logfd = -1;
+	for (size_t i = 0; i < n; i++) {
+		char ch = buf[i];
+
+		if (ch == '\r')
+			continue;
+		if (ch == '\n' || w->linelen == sizeof(w->line) - 1) {
+			w->line[w->linelen] = '\0';
+			on_line(w, w->line);
+			w->linelen = 0;
+			if (ch == '\n')
+				continue;
+		}
+		w->line[w->linelen++] = ch;
+	}
+}
+
+int vm_run(const struct vm_config *c, struct vm_result *r)
+{
+	struct strlist argv = { 0 };
+	struct watch w = { .c = c, .r = r };
+	uint64_t timeout_at;
+	int fd = -1, status = 0;
+	bool exited = false, timed_out = false, stopped = false;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	r->kernel_seconds = r->init_seconds = -1;
+	w.logfd = open(c->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	vm_argv(c, &argv);
+	snprintf(w.detail, sizeof(w.detail), "starting");
+	progress_begin(&w.prog, c->label, c->estimate_s);
+	w.start = now_ns();
+	timeout_at = w.start + (uint64_t)(c->timeout_s * 1e9);
+	pid = spawn(argv.v, &fd);
+	sl_free(&argv);
+	if (pid < 0) {
+		r->status = VM_START_FAILED;
+		snprintf(r->problem, sizeof(r->problem), "cannot start %s: %s", c->qemu, strerror(errno));
+		progress_end(&w.prog, "could not start QEMU");
+		if (w.logfd >= 0)
+			close(w.logfd);
+		return -1;
+	}
+
+	while (!exited) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char buf[8192];
+
+		if (fd >= 0 && poll(&p, 1, 200) > 0) {
+			ssize_t n = read(fd, buf, sizeof(buf));
+
+			if (n > 0)
+				feed(&w, buf, n);
+			else if (n == 0) {
+				close(fd);
+				fd = -1;
+			}
+		} else if (fd < 0) {
+			poll(NULL, 0, 100);
+		}
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			exited = true;
+			break;
+		}
+		if (interrupted() || now_ns() > timeout_at || (w.deadline && now_ns() > w.deadline)) {
+			timed_out = now_ns() > timeout_at && !w.done;
+			stopped = true;
+			status = stop_child(pid, 2000);
+			exited = true;
+			break;
+		}
+		progress_update(&w.prog, w.detail, -1);
+	}
+	/* Whatever QEMU printed last is still in the pipe. */
+	if (fd >= 0) {
+		char buf[8192];
+		ssize_t n;
+
+		fcntl(fd, F_SETFL, O_NONBLOCK);
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			feed(&w, buf, n);
+		close(fd);
+	}
+	if (w.linelen) {
+		w.line[w.linelen] = '\0';
+		on_line(&w, w.line);
+	}
+	if (w.logfd >= 0)
+		close(w.logfd);
+	r->seconds = (now_ns() - w.start) / 1e9;
+	r->qemu_exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+
+	if (interrupted())
+		r->status = VM_INTERRUPTED;
+	else if (w.panicked)
+		r->status = VM_PANIC;
+	else if (w.no_init)
+		r->status = VM_NO_INIT;
+	else if (w.oopsed)
+		r->status = VM_OOPS;
+	else if (timed_out)
+		r->status = VM_TIMEOUT;
+	else if (!w.done)
+		r->status = VM_CRASHED;
+	else
+		r->status = w.failed_steps ? VM_STEP_FAILED : VM_OK;
+	(void)stopped;
+	progress_end(&w.prog, vm_status_name(r->status));
+	return r->status == VM_OK ? 0 : -1;
+}
+
+bool vm_probe_kvm(const char *qemu, const struct cmb_arch *arch, const char *kernel,
+		  double timeout_s)
+{
+	char *cmdline = xasprintf("console=%s panic=-1", arch->console);
+	struct vm_config c = {
+		.qemu = qemu, .accel = "kvm", .machine = arch->machine, .mem_mib = 128, .cpus = 1,
+		.kernel = kernel, .cmdline = cmdline,
+	};
+	struct strlist argv = { 0 };
+	uint64_t end = now_ns() + (uint64_t)(timeout_s * 1e9);
+	bool ok = false;
+	int fd = -1;
+	pid_t pid;
+	char line[4096];
+	size_t len = 0;
+
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		free(cmdline);
+		return false;
+	}
+	vm_argv(&c, &argv);
+	pid = spawn(argv.v, &fd);
+	sl_free(&argv);
+	free(cmdline);
+	if (pid < 0)
+		return false;
+	while (!ok && now_ns() < end && !interrupted()) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char buf[4096];
+		ssize_t n;
+
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0)
+			break;
+		for (ssize_t i = 0; i < n && !ok; i++) {
+			if (buf[i] == '\n' || len == sizeof(line) - 1) {
+				line[len] = '\0';
+				ok = console_classify(line) == CON_KERNEL_START;
+				len = 0;
+			} else if (buf[i] != '\r') {
+				line[len++] = buf[i];
+			}
+		}
+	}
+	close(fd);
+	stop_child(pid, 1000);
+	return ok;
+}

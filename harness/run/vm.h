@@ -1,0 +1,67 @@
+/*
+ * One QEMU guest: started with a kernel, command line and disks, watched
+ * through its serial console, stopped on panic, timeout or Ctrl-C. QEMU runs
+ * in its own process group with PR_SET_PDEATHSIG, so it never outlives us.
+ */
+#ifndef CMB_VM_H
+#define CMB_VM_H
+
+#include <stdbool.h>
+
+#include "scenario/arch.h"
+#include "lib/util.h"
+
+struct vm_config {
+	const char *qemu;
+	const char *accel;          /* "kvm" or "tcg" */
+	const char *machine;        /* -machine (arm64: virt), NULL: QEMU's default */
+	const char *cpu;            /* -cpu under TCG, NULL: QEMU's default (KVM: host) */
+	const char *dtb;            /* -dtb: the device tree to boot with, NULL: QEMU's own */
+	unsigned long mem_mib;
+	long cpus;
+	const char *kernel;
+	const char *cmdline;
+	const char *root_img;       /* opened snapshot=on: the cached image stays pristine */
+	const char *scratch_img;    /* NULL: none */
+	const char *scratch_opts;   /* appended to its -drive (throttling), or NULL */
+	const char *share_dir;      /* virtio-9p, tag "results"; NULL: none */
+	const char *console_log;
+	double timeout_s;
+	const char *label;          /* progress line */
+	double estimate_s;
+};
+
+enum vm_status {
+	VM_OK,              /* init ran every step and powered off */
+	VM_STEP_FAILED,     /* init finished but a step failed */
+	VM_OOPS,            /* the kernel oopsed (the run may have finished) */
+	VM_PANIC,
+	VM_NO_INIT,
+	VM_TIMEOUT,
+	VM_CRASHED,         /* QEMU ended without our init's done marker */
+	VM_START_FAILED,
+	VM_INTERRUPTED,
+};
+
+struct vm_result {
+	enum vm_status status;
+	double seconds;             /* QEMU start to exit */
+	double kernel_seconds;      /* QEMU start to "Linux version"; <0 unseen */
+	double init_seconds;        /* QEMU start to our init; <0 unseen */
+	int warnings;
+	char problem[256];          /* first panic/oops line */
+	int qemu_exit;
+};
+
+/* The QEMU argv for c (caller frees with sl_free). */
+void vm_argv(const struct vm_config *c, struct strlist *argv);
+int vm_run(const struct vm_config *c, struct vm_result *r);
+const char *vm_status_name(enum vm_status s);
+/*
+ * Whether a KVM guest of arch a reaches the kernel within timeout_s (KVM
+ * hangs in nested guests).
+ */
+bool vm_probe_kvm(const char *qemu, const struct cmb_arch *a, const char *kernel,
+		  double timeout_s);
+
+#endif

@@ -1,0 +1,212 @@
+#include "scenario/plan.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Boots our root image and init; panic=-1 turns a panic into a QEMU exit. */
+#define BASE_CMDLINE "root=/dev/vda rw rootfstype=ext4 init=/sbin/init panic=-1 printk.time=1"
+
+static char *fmt_size(uint64_t bytes)
+{
+	if (bytes % (1ull << 30) == 0)
+		return xasprintf("%lluG", (unsigned long long)(bytes >> 30));
+	if (bytes % (1ull << 20) == 0)
+		return xasprintf("%lluM", (unsigned long long)(bytes >> 20));
+	return xasprintf("%lluK", (unsigned long long)(bytes >> 10));
+}
+
+static char *make_cmdline(const struct run_spec *s)
+{
+	struct strbuf sb = { 0 };
+	char *area = fmt_size(s->area);
+
+	sb_addf(&sb, "console=%s " BASE_CMDLINE, s->arch->console);
+	/* Where the device tree declares the area (dtb.c), the command line does not. */
+	if (s->arch->device_tree)
+		;
+	else if (s->setup == SETUP_CMA)
+		sb_addf(&sb, " cma=%s", area);
+	else if (s->setup == SETUP_GCMA)
+		sb_addf(&sb, " gcma=%s", area);
+	if (s->append)
+		sb_addf(&sb, " %s", s->append);
+	free(area);
+	return sb_detach(&sb);
+}
+
+static char *make_steps(const struct scenario *scn, const struct run_spec *s, const char *name)
+{
+	struct strbuf sb = { 0 };
+	const char *area = setup_area_name(s->setup);
+	char *size = fmt_size(s->fio_size);
+	char *fio_env = xasprintf("FIO_SIZE=%s", size);
+	struct strbuf aa = { 0 };
+	bool alloc_bg = false;
+	struct wl_args wa;
+
+	for (size_t i = 0; i < s->bg.n; i++)
+		alloc_bg |= s->bg.v[i].w->replaces_alloc;
+	/* The allocation plan: count, sizes, burst, hold, interval, jitter (ms), seed. */
+	sb_addf(&aa, "%ld ", s->alloc_count);
+	for (size_t i = 0; i < s->nalloc_pages; i++)
+		sb_addf(&aa, "%s%ld", i ? "," : "", s->alloc_pages[i]);
+	sb_addf(&aa, " %ld %.0f %.0f %.0f %ld", s->alloc_burst, s->alloc_hold * 1000,
+		s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed);
+	wa = (struct wl_args){ .area = area, .fio_env = fio_env, .alloc_args = aa.buf };
+
+	sb_addf(&sb, "# cmabench guest plan: %s/%s\n", scn->name, name);
+	if (area)
+		sb_addf(&sb, "area %s\n", area);
+	if (s->trace)
+		sb_addf(&sb, "trace %s\n", s->trace);
+	sb_add(&sb, "scratch /dev/vdb\n");
+	/* Files are laid out before anything is measured. */
+	if (s->fio)
+		sb_addf(&sb, "prepare %s %s\n", s->fio, fio_env);
+	if (s->job)
+		sb_addf(&sb, "prepare-build %ld\n", s->build_files);
+	for (size_t i = 0; i < s->bg.n; i++)
+		if (s->bg.v[i].w->prepare)
+			s->bg.v[i].w->prepare(&sb, s, s->bg.v[i].arg, &wa);
+	/* A background that allocates is measured: with a fill it starts once
+	 * the area is full, not before. */
+	/* A set-up without an area runs the fill's load (its readers) beside
+	 * its job too, so that every set-up of the scenario runs beside it. */
+	bool fill = s->fill > 0 && (area || s->area > 0);
+
+	for (size_t i = 0; i < s->bg.n; i++)
+		if (!fill || !s->bg.v[i].w->replaces_alloc)
+			s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);
+	if (s->bg.n && s->warmup > 0)
+		sb_addf(&sb, "warmup %.0f\n", s->warmup < 1 ? 1 : s->warmup);
+	/* The area filled with its tenants before anything is measured. */
+	if (fill)
+		sb_addf(&sb, "fill %ld %.0f %llu %s\n", s->fill, s->fill_timeout,
+			(unsigned long long)(s->memory >> 20) * 3 / 2,
+			s->fill_paced ? "paced" : "stream");
+	for (size_t i = 0; fill && i < s->bg.n; i++)
+		if (s->bg.v[i].w->replaces_alloc)
+			s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);
+	sb_add(&sb, "snapshot before\n");
+	if (s->fio)
+		sb_addf(&sb, "fio %s FIO_RUNTIME=%.0f %s\n", s->fio,
+			s->fio_runtime < 1 ? 1 : s->fio_runtime, fio_env);
+	if (s->job)
+		sb_addf(&sb, "job build %ld %ld %ld\n", s->build_files, s->build_jobs, s->build_work);
+	if (area && s->alloc_count > 0 && !alloc_bg)
+		sb_addf(&sb, "alloc %s\n", aa.buf);
+	/* A script is a foreground too: the snapshots bracket it. */
+	if (s->script)
+		sb_addf(&sb, "script %s\n", s->script);
+	sb_add(&sb, "snapshot after\n");
+	if (s->bg.n)
+		sb_add(&sb, "bg-stop\n");
+	free(size);
+	free(fio_env);
+	sb_free(&aa);
+	return sb_detach(&sb);
+}
+
+static const char *allocations(const struct run_spec *s)
+{
+	if (!setup_area_name(s->setup) || s->alloc_count <= 0)
+		return "none";
+	for (size_t i = 0; i < s->bg.n; i++)
+		if (s->bg.v[i].w->replaces_alloc)
+			return "untraced";
+	return s->trace ? "traced" : "untraced";
+}
+
+int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist *only,
+	     struct strbuf *errs)
+{
+	size_t matched = 0;
+	long reps = 0;
+
+	if (!errs->buf)
+		sb_init(errs);
+	for (size_t i = 0; i < scn->nruns; i++)
+		if (scn->runs[i].repeat > reps)
+			reps = scn->runs[i].repeat;
+	/*
+	 * Repetition-major order (none-r1, cma-r1, gcma-r1, none-r2, ...): a
+	 * drift of the host over the session then spreads over every set-up
+	 * instead of landing on one.
+	 */
+	for (long rep = 1; rep <= reps; rep++)
+		for (size_t i = 0; i < scn->nruns; i++) {
+			const struct run_spec *s = &scn->runs[i];
+			struct run *r;
+
+			if (only && only->n && !sl_has(only, s->section))
+				continue;
+			if (rep == 1)
+				matched++;
+			if (rep > s->repeat)
+				continue;
+
+			plan->runs = xrealloc(plan->runs, (plan->n + 1) * sizeof(*plan->runs));
+			r = &plan->runs[plan->n++];
+			memset(r, 0, sizeof(*r));
+			r->scn = scn;
+			r->spec = s;
+			r->rep = rep;
+			r->name = xasprintf("%s-r%ld", s->section, rep);
+			r->cmdline = make_cmdline(s);
+			r->steps = make_steps(scn, s, r->name);
+			r->area = setup_area_name(s->setup);
+			r->allocations = allocations(s);
+			r->mem_mib = s->memory >> 20;
+			if (s->setup == SETUP_CARVEOUT)
+				r->mem_mib -= s->area >> 20;
+		}
+	if (only && only->n && !matched) {
+		sb_addf(errs, "%s: no section matches --only\n", scn->path);
+		return 1;
+	}
+	return 0;
+}
+
+void plan_files(const struct run *r, struct strlist *out)
+{
+	const struct run_spec *s = r->spec;
+
+	if (s->fio)
+		sl_addf(out, "workloads/fio/%s", s->fio);
+	if (s->script)
+		sl_addf(out, "workloads/guest/scripts/%s", s->script);
+	for (size_t i = 0; i < s->bg.n; i++)
+		if (s->bg.v[i].w->file_dir) {
+			char *f = xasprintf("%s/%s", s->bg.v[i].w->file_dir, s->bg.v[i].arg);
+
+			if (!sl_has(out, f))
+				sl_add(out, f);
+			free(f);
+		}
+}
+
+void plan_print(FILE *f, const struct plan *plan)
+{
+	fprintf(f, "%-28s %-8s %-9s %7s %4s  %s\n", "run", "kernel", "setup", "memory", "cpus",
+		"command line");
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct run *r = &plan->runs[i];
+		char *name = xasprintf("%s/%s", r->scn->name, r->name);
+
+		fprintf(f, "%-28s %-8s %-9s %6luM %4ld  %s\n", name, r->spec->kernel,
+			setup_name(r->spec->setup), r->mem_mib, r->spec->cpus, r->cmdline);
+		free(name);
+	}
+}
+
+void plan_free(struct plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		free(plan->runs[i].name);
+		free(plan->runs[i].cmdline);
+		free(plan->runs[i].steps);
+	}
+	free(plan->runs);
+	memset(plan, 0, sizeof(*plan));
+}

@@ -1,0 +1,113 @@
+/*
+ * Scenario files: ini style like fio job files. [global] sets defaults for
+ * the sections after it; every other section is one run (times `repeat`).
+ * Every key is one row of one table (scenario.c), shared with --set on the
+ * command line.
+ */
+#ifndef CMB_SCENARIO_H
+#define CMB_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scenario/arch.h"
+#include "lib/util.h"
+#include "scenario/workload.h"
+
+enum setup { SETUP_NONE, SETUP_CARVEOUT, SETUP_CMA, SETUP_GCMA };
+
+#define MAX_ALLOC_SIZES 32
+
+enum scn_key {
+	K_DESCRIPTION, K_KERNEL, K_SETUP, K_AREA, K_MEMORY, K_CPUS, K_TIMEOUT,
+	K_REPEAT, K_SCRATCH, K_FIO, K_FIO_RUNTIME, K_FIO_SIZE, K_ALLOC_COUNT,
+	K_ALLOC_PAGES, K_APPEND, K_TRACE, K_SCRIPT, K_BACKGROUND, K_HOG_PERCENT,
+	K_PIN_BUFFER, K_WARMUP, K_ALLOC_BURST, K_ALLOC_HOLD, K_ALLOC_INTERVAL, K_ALLOC_JITTER,
+	K_SEED, K_PIN_MODE, K_JOB, K_BUILD_FILES, K_BUILD_JOBS, K_BUILD_WORK, K_PARALLEL,
+	K_DISK, K_DISK_SCALE, K_FILL, K_FILL_TIMEOUT, K_FILL_KEEP, K_BASELINE, K_ARCH,
+	K__COUNT
+};
+
+struct run_spec {
+	char *section;
+	char *description;
+	char *kernel;
+	const struct cmb_arch *arch;   /* guest architecture (arch.h) */
+	enum setup setup;
+	uint64_t area;          /* bytes */
+	uint64_t memory;        /* bytes */
+	long cpus;
+	double timeout;         /* seconds */
+	long repeat;
+	uint64_t scratch;       /* bytes */
+	char *fio;              /* job file under workloads/fio, or NULL */
+	double fio_runtime;     /* seconds */
+	uint64_t fio_size;      /* bytes */
+	long alloc_count;
+	long alloc_pages[MAX_ALLOC_SIZES];
+	size_t nalloc_pages;
+	char *append;           /* extra kernel command line */
+	char *trace;            /* trace-cmd event systems/events around the allocations */
+	char *script;           /* guest script in workloads/guest/scripts, run last */
+	struct bg_list bg;      /* background workloads, parsed once here */
+	long hog_percent;       /* share of MemAvailable the hog keeps */
+	uint64_t pin_buffer;    /* bytes pin-io faults in to find pages in the area */
+	char *pin_mode;         /* dio or vmsplice */
+	double warmup;          /* seconds backgrounds run before the foreground */
+	long alloc_burst;       /* allocations back to back, held and freed together */
+	double alloc_hold;      /* seconds a burst is held */
+	double alloc_interval;  /* seconds between bursts */
+	double alloc_jitter;    /* +- seconds of uniform jitter on the interval */
+	long seed;
+	char *job;              /* foreground timed job: "build" or NULL */
+	long build_files, build_jobs, build_work;
+	bool parallel;          /* may run beside other VMs (run --jobs) */
+	char *disk;             /* storage model of the scratch disk (disk.h) */
+	double disk_scale;      /* its speed divided by this; 0: by the emulation's slow-down */
+	long fill;              /* % of the area its tenants fill before allocations; 0: idle */
+	double fill_timeout;    /* seconds the fill may take */
+	bool fill_paced;        /* the keeper reads only while the area is short */
+	char *baseline;         /* the section the report compares the others with */
+	int line[K__COUNT];     /* where each key was set; 0: default */
+	int section_line;
+};
+
+struct scenario {
+	char *path;
+	char *name;             /* file name without .scn */
+	struct run_spec *runs;
+	size_t nruns;
+};
+
+/* Where scenario-relative names (fio job files) are looked up. */
+struct scn_ctx {
+	const char *fio_dir;
+	const char *script_dir;
+};
+
+/*
+ * Parses and validates; on errors appends "file:line: key: message" lines
+ * to errs and returns their number (0 on success).
+ */
+int scenario_load(const char *path, const struct scn_ctx *ctx,
+		  struct scenario *scn, struct strbuf *errs);
+/* Applies key=value to every run (command line --set), then revalidates. */
+int scenario_override(struct scenario *scn, const char *assignment,
+		      const struct scn_ctx *ctx, struct strbuf *errs);
+void scenario_free(struct scenario *scn);
+
+const char *setup_name(enum setup s);
+/* The CMA area a set-up allocates from, or NULL. */
+const char *setup_area_name(enum setup s);
+
+/* Unit parsers, exported for tests and the command line. */
+int parse_size(const char *s, uint64_t *out, const char **why);
+int parse_duration(const char *s, double *out, const char **why);
+int parse_long(const char *s, long *out, const char **why);
+
+/* Help text listing every key. */
+void scenario_print_keys(FILE *f);
+
+#endif

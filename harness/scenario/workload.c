@@ -1,0 +1,193 @@
+#include "scenario/workload.h"
+#include "scenario/scenario.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fio_prepare(struct strbuf *sb, const struct run_spec *s, const char *job,
+			const struct wl_args *a)
+{
+	/* The foreground's own job is laid out with it. */
+	if (!s->fio || strcmp(s->fio, job))
+		sb_addf(sb, "prepare %s %s\n", job, a->fio_env);
+}
+
+static void fio_start(struct strbuf *sb, const struct run_spec *s, const char *job,
+		      const struct wl_args *a)
+{
+	sb_addf(sb, "bg fio %s FIO_RUNTIME=%.0f %s\n", job, s->timeout, a->fio_env);
+}
+
+static void hog_start(struct strbuf *sb, const struct run_spec *s, const char *arg,
+		      const struct wl_args *a)
+{
+	(void)arg;
+	(void)a;
+	sb_addf(sb, "bg hog %ld\n", s->hog_percent);
+}
+
+static void pin_start(struct strbuf *sb, const struct run_spec *s, const char *arg,
+		      const struct wl_args *a)
+{
+	(void)arg;
+	sb_addf(sb, "bg pin-io %s %llu %s\n", a->area, (unsigned long long)(s->pin_buffer >> 20),
+		s->pin_mode);
+}
+
+static void sampler_start(struct strbuf *sb, const struct run_spec *s, const char *arg,
+			  const struct wl_args *a)
+{
+	(void)s;
+	(void)arg;
+	(void)a;
+	sb_add(sb, "bg sampler 1\n");
+}
+
+static void build_prepare(struct strbuf *sb, const struct run_spec *s, const char *arg,
+			  const struct wl_args *a)
+{
+	(void)arg;
+	(void)a;
+	/* A foreground build job lays the tree out itself. */
+	if (!s->job)
+		sb_addf(sb, "prepare-build %ld\n", s->build_files);
+}
+
+static void build_start(struct strbuf *sb, const struct run_spec *s, const char *arg,
+			const struct wl_args *a)
+{
+	(void)arg;
+	(void)a;
+	sb_addf(sb, "bg build %ld %ld %ld\n", s->build_files, s->build_jobs, s->build_work);
+}
+
+static void alloc_start(struct strbuf *sb, const struct run_spec *s, const char *arg,
+			const struct wl_args *a)
+{
+	(void)s;
+	(void)arg;
+	sb_addf(sb, "bg alloc %s\n", a->alloc_args);
+}
+
+static const struct workload workloads[] = {
+	{ .name = "fio", .arg = "JOB", .file_dir = "workloads/fio",
+	  .help = "fio job file in workloads/fio/ run for the whole VM run",
+	  .prepare = fio_prepare, .start = fio_start },
+	{ .name = "hog", .help = "anonymous memory (hog-percent of MemAvailable), kept touched",
+	  .start = hog_start },
+	{ .name = "pin-io", .needs_area = true,
+	  .help = "pages of the area kept referenced (pin-buffer, pin-mode)", .start = pin_start },
+	{ .name = "build", .help = "build-sim in a loop (build-files, build-jobs, build-work)",
+	  .prepare = build_prepare, .start = build_start },
+	{ .name = "alloc", .needs_area = true, .needs_job = true, .replaces_alloc = true,
+	  .help = "the allocation plan in a loop beside the foreground job (untraced)",
+	  .start = alloc_start },
+	{ .name = "sampler", .help = "1 s counter samples into samples.csv", .start = sampler_start },
+};
+
+const struct workload *workload_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(workloads); i++)
+		if (!strcmp(workloads[i].name, name))
+			return &workloads[i];
+	return NULL;
+}
+
+void workload_print_help(FILE *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(workloads); i++) {
+		char *n = xasprintf("%s%s%s", workloads[i].name, workloads[i].arg ? ":" : "",
+				    workloads[i].arg ? workloads[i].arg : "");
+
+		fprintf(f, "  %-12s %s\n", n, workloads[i].help);
+		free(n);
+	}
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return rtrim(s);
+}
+
+int bg_list_parse(struct bg_list *list, const char *text, const char **why)
+{
+	struct bg_list out = { 0 };
+	char *copy = xstrdup(text), *save = NULL;
+	int ret = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t && !ret; t = strtok_r(NULL, ",", &save)) {
+		char *arg = strchr(t = trim(t), ':');
+		const struct workload *w;
+
+		if (arg)
+			*arg++ = '\0';
+		if (!*t)
+			continue;
+		w = workload_find(trim(t));
+		if (!w) {
+			*why = "has an unknown workload (fio:JOB, hog, pin-io, build, alloc, sampler)";
+			ret = -1;
+		} else if (w->arg && (!arg || !*trim(arg))) {
+			*why = "names fio without a job file (fio:JOB)";
+			ret = -1;
+		} else if (!w->arg && arg) {
+			*why = "gives an argument to a workload that takes none";
+			ret = -1;
+		} else if (arg && strchr(arg, '/')) {
+			*why = "has a job path: name a file of workloads/fio/ (fio:JOB)";
+			ret = -1;
+		} else {
+			out.v = xrealloc(out.v, (out.n + 1) * sizeof(*out.v));
+			out.v[out.n].w = w;
+			out.v[out.n++].arg = arg ? xstrdup(trim(arg)) : NULL;
+		}
+	}
+	free(copy);
+	if (ret) {
+		bg_list_free(&out);
+		return ret;
+	}
+	bg_list_free(list);
+	*list = out;
+	return 0;
+}
+
+void bg_list_copy(struct bg_list *dst, const struct bg_list *src)
+{
+	dst->n = src->n;
+	dst->v = src->n ? xcalloc(src->n, sizeof(*dst->v)) : NULL;
+	for (size_t i = 0; i < src->n; i++) {
+		dst->v[i].w = src->v[i].w;
+		dst->v[i].arg = src->v[i].arg ? xstrdup(src->v[i].arg) : NULL;
+	}
+}
+
+void bg_list_free(struct bg_list *list)
+{
+	for (size_t i = 0; i < list->n; i++)
+		free(list->v[i].arg);
+	free(list->v);
+	memset(list, 0, sizeof(*list));
+}
+
+const struct bg_item *bg_list_find(const struct bg_list *list, const char *name)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (!strcmp(list->v[i].w->name, name))
+			return &list->v[i];
+	return NULL;
+}
+
+char *bg_list_string(const struct bg_list *list)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (size_t i = 0; i < list->n; i++)
+		sb_addf(&sb, "%s%s%s%s", i ? "," : "", list->v[i].w->name,
+			list->v[i].arg ? ":" : "", list->v[i].arg ? list->v[i].arg : "");
+	return sb_detach(&sb);
+}

@@ -1,0 +1,65 @@
+#!/bin/sh
+# The harness's folders are the stages of the data path, and includes
+# follow their order: lib < scenario < kbuild < run < dataset < report <
+# reproduce < the commands (harness/ itself). A file may include headers of
+# its own folder and of folders before it, never of one after it.
+# Prints TAP: one line per folder, with each offending include named.
+here=$(dirname "$0")
+. "$here/tap.sh"
+h=${HARNESS_DIR:-$here/../harness}
+order="lib scenario kbuild run dataset report reproduce ."
+
+rank() {
+	i=0
+	for o in $order; do
+		[ "$o" = "$1" ] && { echo $i; return; }
+		i=$((i + 1))
+	done
+	echo -1
+}
+
+# bad FOLDER: prints "file: include" for each include against the order
+bad() {
+	r=$(rank "$1")
+	for f in "$h/$1"/*.[ch]; do
+		[ -e "$f" ] || continue
+		sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
+			case "$inc" in
+			config.h | ../*) continue ;;
+			*/*) d=${inc%%/*} ;;
+			*) d=. ;;
+			esac
+			ri=$(rank "$d")
+			if [ "$ri" -lt 0 ] || [ "$ri" -gt "$r" ]; then
+				echo "# ${f#"$h"/}: includes \"$inc\""
+			fi
+		done
+	done
+}
+
+# every folder of the harness is one of the stages
+for d in "$h"/*/; do
+	d=${d%/}
+	d=${d##*/}
+	check "harness/$d is a stage of the order" [ "$(rank "$d")" -ge 0 ]
+done
+for o in $order; do
+	out=$(bad "$o")
+	[ -z "$out" ] || echo "$out"
+	check "harness/$o includes only its own stage and earlier ones" [ -z "$out" ]
+done
+
+# no circle among the headers (a .c file is included by nobody)
+edges() {
+	for f in "$h"/*.h "$h"/*/*.h; do
+		[ -e "$f" ] || continue
+		from=${f#"$h"/}
+		echo "$from $from"
+		sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
+			case "$inc" in config.h | ../*) ;; *) echo "$from $inc" ;; esac
+		done
+	done
+}
+loops=$(edges | tsort 2>&1 >/dev/null | sed 's/^/# /')
+[ -z "$loops" ] || echo "$loops"
+check "the headers include each other in no circle" [ -z "$loops" ]
