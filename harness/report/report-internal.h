@@ -1,6 +1,7 @@
 /*
- * What the parts of the report share (report.c: allocations and the whole
- * report; report-runs.c: per-run metrics; report-plots.c: plot data).
+ * What the parts of the report share, defined in report-common.c (report.c:
+ * allocations and the whole report; report-runs.c: per-run metrics;
+ * report-plots.c: plot data).
  */
 #ifndef CMB_REPORT_INTERNAL_H
 #define CMB_REPORT_INTERNAL_H

@@ -5,7 +5,6 @@
  * status is "ok" count, as in report.c. The published numbers come from
  * docs/published.csv; none is written here.
  */
-#include "lib/csv.h"
 #include "reproduce/repro-common.h"
 
 #include <errno.h>
@@ -15,102 +14,6 @@
 static const struct repro_figure *const figures[] = {
 	&repro_fig_latency, &repro_fig_background, &repro_fig_paper, &repro_fig_lsfmm,
 };
-
-/* ---- published.csv ------------------------------------------------------- */
-
-static const char *const pub_cols[] = { "figure", "metric", "setup", "size", "value", "unit",
-					"source" };
-#define NPUB ARRAY_SIZE(pub_cols)
-
-int published_load(struct published *p, const char *path, const char *label,
-		   struct strbuf *errs)
-{
-	struct csv c;
-	int idx[NPUB];
-	int ret = 0;
-
-	memset(p, 0, sizeof(*p));
-	p->label = xstrdup(label);
-	if (csv_open(&c, path)) {
-		sb_addf(errs, "%s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	if (!c.head.n) {
-		sb_addf(errs, "%s: empty\n", path);
-		csv_close(&c);
-		return -1;
-	}
-	if (!csv_cols(&c, pub_cols, NPUB, idx))
-		for (size_t i = 0; i < NPUB; i++)
-			if (idx[i] < 0) {
-				sb_addf(errs, "%s:%zu: no column '%s' in the header\n", path, c.lineno,
-					pub_cols[i]);
-				ret = -1;
-			}
-	while (!ret && csv_next(&c)) {
-		struct pub_row *r;
-		char *end;
-
-		for (size_t i = 0; i < NPUB && !ret; i++)
-			if (!csv_field(&c, idx[i])) {
-				sb_addf(errs, "%s:%zu: %zu fields, expected %zu\n", path, c.lineno,
-					c.f.n, NPUB);
-				ret = -1;
-			}
-		if (ret)
-			break;
-		p->rows = xrealloc(p->rows, (p->n + 1) * sizeof(*p->rows));
-		r = &p->rows[p->n++];
-		r->figure = xstrdup(csv_field(&c, idx[0]));
-		r->metric = xstrdup(csv_field(&c, idx[1]));
-		r->setup = xstrdup(csv_field(&c, idx[2]));
-		r->size = xstrdup(csv_field(&c, idx[3]));
-		r->value = xstrdup(csv_field(&c, idx[4]));
-		r->unit = xstrdup(csv_field(&c, idx[5]));
-		r->source = xstrdup(csv_field(&c, idx[6]));
-		errno = 0;
-		r->v = strtod(r->value, &end);
-		if (end == r->value || *end || errno) {
-			sb_addf(errs, "%s:%zu: value '%s' is not a number\n", path, c.lineno, r->value);
-			ret = -1;
-		}
-	}
-	csv_close(&c);
-	return ret;
-}
-
-void published_free(struct published *p)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		struct pub_row *r = &p->rows[i];
-
-		free(r->figure);
-		free(r->metric);
-		free(r->setup);
-		free(r->size);
-		free(r->value);
-		free(r->unit);
-		free(r->source);
-	}
-	free(p->rows);
-	free(p->label);
-	memset(p, 0, sizeof(*p));
-}
-
-const struct pub_row *published_find(const struct published *p, const char *figure,
-				     const char *metric, const char *setup, const char *size)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		const struct pub_row *r = &p->rows[i];
-
-		if (!strcmp(r->figure, figure) && !strcmp(r->metric, metric) &&
-		    (!setup || !strcmp(r->setup, setup)) && (!size || !strcmp(r->size, size)))
-			return r;
-	}
-	return NULL;
-}
-
-/* ---- results directories -------------------------------------------------- */
 
 int repro_set_load(struct repro_set *s, const char *dir, struct strbuf *errs)
 {

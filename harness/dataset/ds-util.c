@@ -1,0 +1,136 @@
+/*
+ * What the readers share (ds-internal.h): problems and flags of a run,
+ * paths and CSV files of a run, growing arrays, json-c getters, and whether
+ * a run counts. The driver (dataset.c) and every reader call these; none of
+ * them calls back into the driver.
+ */
+#include "dataset/ds-internal.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ds_problem(struct ds_run *r, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	sl_addf(&r->problems, "runs/%s/%s: %s", r->name, file, msg);
+	free(msg);
+}
+
+void ds_flag(char *flags, size_t size, const char *flag)
+{
+	size_t n = strlen(flags);
+
+	if (strstr(flags, flag))
+		return;
+	snprintf(flags + n, size - n, "%s%s", n ? ";" : "", flag);
+}
+
+void *ds_grow(void *vp, size_t *n, size_t *cap, size_t size)
+{
+	void **v = vp;
+	char *at;
+
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*v = xrealloc(*v, *cap * size);
+	}
+	at = (char *)*v + (*n)++ * size;
+	memset(at, 0, size);
+	return at;
+}
+
+const char *ds_jstr(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+long long ds_jint(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+		return -1;
+	return json_object_get_int64(v);
+}
+
+bool ds_run_ok(const struct ds_run *r)
+{
+	return r->status && !strcmp(r->status, "ok");
+}
+
+bool ds_run_not_filled(const struct ds_run *r)
+{
+	/* "load": a set-up without an area ran the fill's load; nothing to miss. */
+	return r->fill_status && strcmp(r->fill_status, "filled") && strcmp(r->fill_status, "load");
+}
+
+size_t dataset_degraded(const struct dataset *ds)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ds->nruns; i++)
+		n += !ds_run_ok(&ds->runs[i]) || ds->runs[i].problems.n;
+	return n;
+}
+
+char *ds_run_path(const struct dataset *ds, const struct ds_run *r, const char *rel)
+{
+	return xasprintf("%s/runs/%s/%s", ds->dir, r->name, rel);
+}
+
+bool ds_open_csv(struct csv *c, const struct dataset *ds, struct ds_run *r, const char *rel,
+		 const char *const *cols, size_t n, int *idx, bool *missing)
+{
+	char *path = ds_run_path(ds, r, rel);
+	int rc = csv_open(c, path);
+
+	free(path);
+	*missing = rc != 0;
+	if (rc)
+		return false;
+	if (!csv_cols(c, cols, n, idx)) {
+		struct strbuf want;
+
+		sb_init(&want);
+		for (size_t i = 0; i < n; i++)
+			sb_addf(&want, "%s%s", i ? "," : "", cols[i]);
+		ds_problem(r, rel, "no header with %s", want.buf);
+		sb_free(&want);
+		csv_close(c);
+		return false;
+	}
+	return true;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void ds_list_dir(const char *path, struct strlist *out)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			sl_add(out, de->d_name);
+	closedir(d);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+}
