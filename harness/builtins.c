@@ -8,6 +8,7 @@
 #include "report/report.h"
 #include "scenario/scenario.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static int report_quietly(const char *dir, struct strbuf *summary)
@@ -38,7 +39,13 @@ const struct builtin builtins[] = {
 };
 const size_t nbuiltins = sizeof(builtins) / sizeof(builtins[0]);
 
+struct help_opts {
+	bool markdown;
+};
+
 static const struct opt help_opts_table[] = {
+	OPT_FLAG(0, "markdown", offsetof(struct help_opts, markdown),
+		 "with 'scenario': the key table of docs/scenarios.md"),
 	OPT_END(),
 };
 
@@ -57,7 +64,8 @@ void builtins_list(FILE *f)
 
 int cmd_help(int argc, char **argv, struct cmb_env *env)
 {
-	int first = options_parse(&help_usage, NULL, argc, argv);
+	struct help_opts o = { 0 };
+	int first = options_parse(&help_usage, &o, argc, argv);
 
 	(void)env;
 	if (first < 0)
@@ -67,6 +75,10 @@ int cmd_help(int argc, char **argv, struct cmb_env *env)
 		builtins_list(stdout);
 		printf("\n'cmabench help COMMAND' for a command's options, 'cmabench help scenario' "
 		       "for the scenario keys.\n");
+		return 0;
+	}
+	if (!strcmp(argv[first], "scenario") && o.markdown) {
+		scenario_print_keys_md(stdout);
 		return 0;
 	}
 	if (!strcmp(argv[first], "scenario")) {

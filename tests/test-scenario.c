@@ -236,6 +236,50 @@ static void test_override(void **state)
 	free(p);
 }
 
+/* Values from a row's list: the error lists them, an empty value only where the row allows. */
+static void test_value_lists(void **state)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+	char *p = data("good.scn");
+
+	(void)state;
+	assert_int_equal(scenario_load(p, &ctx, &s, &errs), 0);
+	assert_int_equal(s.runs[0].fill_keep, FILL_STREAM);
+	assert_int_equal(scenario_override(&s, "fill-keep=paced", &ctx, &errs), 0);
+	assert_int_equal(s.runs[0].fill_keep, FILL_PACED);
+	assert_int_equal(scenario_override(&s, "pin-mode=glue", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "'glue' is not a pin mode (vmsplice, dio)"));
+	/* a list known at run time: every kernel variant */
+	assert_int_equal(scenario_override(&s, "kernel=mine", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "'mine' is not a kernel variant (vanilla, gcma, gcma-debug)"));
+	assert_int_equal(scenario_override(&s, "kernel=", &ctx, &errs), 1);
+	assert_int_equal(scenario_override(&s, "job=", &ctx, &errs), 0);
+	assert_null(s.runs[0].job);
+	assert_int_equal(scenario_override(&s, "setup=gcmaa", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "is not a set-up (none, carveout, cma, gcma)"));
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
+/* Every row's help line says its type and default; rows without a default say none. */
+static void test_key_help(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	scenario_print_keys_md(f);
+	fclose(f);
+	assert_non_null(strstr(buf, "| `cpus` | 1–16 | `1` | guest vCPUs |"));
+	assert_non_null(strstr(buf, "| `timeout` | duration | `5m` |"));
+	assert_non_null(strstr(buf, "| `description` | text | — |"));
+	assert_non_null(strstr(buf, "| `arch` | `x86_64` \\| `arm64` | `x86_64` |"));
+	free(buf);
+}
+
 /* disk, fill and fill-timeout: accepted values set the run, bad ones name the key. */
 static void test_fill_and_disk(void **state)
 {
@@ -339,6 +383,8 @@ int main(void)
 		cmocka_unit_test(test_no_runs),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_override),
+		cmocka_unit_test(test_value_lists),
+		cmocka_unit_test(test_key_help),
 		cmocka_unit_test(test_fill_and_disk),
 		cmocka_unit_test(test_units),
 	};

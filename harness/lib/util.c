@@ -2,6 +2,7 @@
 #include "lib/signals.h"
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -521,4 +522,11 @@ char *rtrim(char *s)
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
 		s[--n] = '\0';
 	return s;
+}
+
+char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return rtrim(s);
 }

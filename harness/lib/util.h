@@ -91,5 +91,7 @@ char *cmd_first_line(char *const argv[]);
 
 /* Trims trailing whitespace in place and returns s. */
 char *rtrim(char *s);
+/* s without leading and trailing white space (in place). */
+char *trim(char *s);
 
 #endif

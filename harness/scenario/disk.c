@@ -19,9 +19,10 @@ const struct disk_profile *disk_find(const char *name)
 	return NULL;
 }
 
-const char *disk_names(void)
+void disk_list(struct strlist *out)
 {
-	return "host, emmc, ufs, nvme";
+	for (size_t i = 0; i < ARRAY_SIZE(profiles); i++)
+		sl_add(out, profiles[i].name);
 }
 
 char *disk_qemu_opts(const struct disk_profile *d, double scale)

@@ -7,6 +7,8 @@
 #ifndef CMB_DISK_H
 #define CMB_DISK_H
 
+#include "lib/util.h"
+
 struct disk_profile {
 	const char *name;
 	double read_bps, write_bps;         /* bytes/s, 0: unlimited */
@@ -16,8 +18,8 @@ struct disk_profile {
 
 /* The profile named name, or NULL. */
 const struct disk_profile *disk_find(const char *name);
-/* "host, emmc, ufs, nvme" */
-const char *disk_names(void);
+/* The models' names, in the table's order. */
+void disk_list(struct strlist *out);
 /* ",throttling.bps-read=...,..." for the scratch -drive, every limit divided
  * by scale (>= 1; disk-scale); "" for host. Caller frees. */
 char *disk_qemu_opts(const struct disk_profile *d, double scale);

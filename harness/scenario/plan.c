@@ -56,6 +56,8 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	wa = (struct wl_args){ .area = area, .fio_env = fio_env, .alloc_args = aa.buf };
 
 	sb_addf(&sb, "# cmabench guest plan: %s/%s\n", scn->name, name);
+	/* keys the guest reads itself (a row's .guest), as CMB_<KEY> */
+	scenario_guest_env(s, &sb);
 	if (area)
 		sb_addf(&sb, "area %s\n", area);
 	if (s->trace)
@@ -84,7 +86,7 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	if (fill)
 		sb_addf(&sb, "fill %ld %.0f %llu %s\n", s->fill, s->fill_timeout,
 			(unsigned long long)(s->memory >> 20) * 3 / 2,
-			s->fill_paced ? "paced" : "stream");
+			s->fill_keep == FILL_PACED ? "paced" : "stream");
 	for (size_t i = 0; fill && i < s->bg.n; i++)
 		if (s->bg.v[i].w->replaces_alloc)
 			s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);

@@ -2,121 +2,202 @@
 #include "scenario/disk.h"
 #include "scenario/variants.h"
 
+#include <sys/types.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum key_type {
-	T_STRING, T_SIZE, T_LONG, T_DURATION, T_DURATION0, T_SETUP, T_LONG_LIST, T_KERNEL,
-	T_BACKGROUND, T_PIN_MODE, T_JOB, T_BOOL, T_DISK, T_DISK_SCALE, T_KEEP, T_ARCH,
+	T_STRING,       /* text; empty: none */
+	T_CHOICE,       /* a string from the row's values */
+	T_ENUM,         /* an int: the index of the value in posval */
+	T_ARCH,         /* an architecture (arch.h) */
+	T_SIZE, T_LONG, T_DURATION,
+	T_DURATION0,    /* a duration or 0 */
+	T_BOOL, T_LONG_LIST, T_BACKGROUND, T_DISK_SCALE,
 };
 
+/*
+ * One row per key, as fio's option table: where the value goes, its
+ * default as a scenario file would spell it, the values it takes. Defaults,
+ * validation, 'cmabench help scenario' and the key table of
+ * docs/scenarios.md all come from the row.
+ */
 struct key_def {
 	const char *name;
 	enum scn_key id;
 	enum key_type type;
-	size_t offset;
-	long min, max;          /* for T_LONG, T_LONG_LIST */
+	size_t off;
+	const char *def;                /* default; NULL: none (empty, 0, no) */
+	const char *const *posval;      /* T_CHOICE, T_ENUM: the values, NULL-terminated */
+	void (*values)(struct strlist *out); /* T_CHOICE, T_ARCH: values known at run time */
+	const char *what;               /* T_CHOICE, T_ENUM, T_ARCH: "a set-up" in errors */
+	bool may_be_empty;              /* T_CHOICE: an empty value means none */
+	long min, max;                  /* T_LONG, T_LONG_LIST */
+	const char *form;               /* how the value is written, where the type does not say */
+	bool guest;                     /* in the guest's environment as CMB_<NAME> */
 	const char *help;
 };
 
-#define OFF(f) offsetof(struct run_spec, f)
-
-static const struct key_def keys[] = {
-	{ "description", K_DESCRIPTION, T_STRING, OFF(description), 0, 0,
-	  "one line saying what the run is for" },
-	{ "kernel", K_KERNEL, T_KERNEL, OFF(kernel), 0, 0,
-	  "kernel variant: vanilla or gcma" },
-	{ "arch", K_ARCH, T_ARCH, OFF(arch), 0, 0,
-	  "guest architecture: x86_64 or arm64 (QEMU virt; cma and gcma areas come from the "
-	  "device tree's reserved-memory node, not from cma=/gcma=)" },
-	{ "setup", K_SETUP, T_SETUP, OFF(setup), 0, 0,
-	  "none, carveout (area withheld from the guest), cma (cma=area) or gcma (gcma=area)" },
-	{ "area", K_AREA, T_SIZE, OFF(area), 0, 0,
-	  "size of the reserved area, e.g. 64M" },
-	{ "memory", K_MEMORY, T_SIZE, OFF(memory), 0, 0,
-	  "guest RAM, e.g. 512M" },
-	{ "cpus", K_CPUS, T_LONG, OFF(cpus), 1, 16,
-	  "guest vCPUs" },
-	{ "timeout", K_TIMEOUT, T_DURATION, OFF(timeout), 0, 0,
-	  "wall-clock limit of one VM run, e.g. 5m" },
-	{ "repeat", K_REPEAT, T_LONG, OFF(repeat), 1, 1000,
-	  "how many times the run is repeated (each in a fresh VM)" },
-	{ "scratch", K_SCRATCH, T_SIZE, OFF(scratch), 0, 0,
-	  "size of the scratch disk (ext4, /mnt/scratch in the guest)" },
-	{ "fio", K_FIO, T_STRING, OFF(fio), 0, 0,
-	  "fio job file in workloads/fio/ run on the scratch disk" },
-	{ "fio-runtime", K_FIO_RUNTIME, T_DURATION, OFF(fio_runtime), 0, 0,
-	  "fio runtime (job files read it as ${FIO_RUNTIME})" },
-	{ "fio-size", K_FIO_SIZE, T_SIZE, OFF(fio_size), 0, 0,
-	  "fio file size (job files read it as ${FIO_SIZE})" },
-	{ "alloc-count", K_ALLOC_COUNT, T_LONG, OFF(alloc_count), 0, 100000,
-	  "allocations per size through debugfs cma/<area>/alloc" },
-	{ "alloc-pages", K_ALLOC_PAGES, T_LONG_LIST, OFF(alloc_pages), 1, 1L << 22,
-	  "comma-separated request sizes in pages, e.g. 1,512,1024" },
-	{ "append", K_APPEND, T_STRING, OFF(append), 0, 0,
-	  "extra kernel command line" },
-	{ "script", K_SCRIPT, T_STRING, OFF(script), 0, 0,
-	  "guest shell script in workloads/guest/scripts/ run after the other steps" },
-	{ "background", K_BACKGROUND, T_BACKGROUND, OFF(bg), 0, 0,
-	  "comma list of workloads started before and stopped after the foreground "
-	  "(see 'cmabench help scenario' for the workloads)" },
-	{ "hog-percent", K_HOG_PERCENT, T_LONG, OFF(hog_percent), 1, 95,
-	  "share of MemAvailable the hog keeps filled and touched" },
-	{ "pin-buffer", K_PIN_BUFFER, T_SIZE, OFF(pin_buffer), 0, 0,
-	  "memory pin-io faults in to find pages inside the area" },
-	{ "pin-mode", K_PIN_MODE, T_PIN_MODE, OFF(pin_mode), 0, 0,
-	  "how pin-io keeps pages busy: dio (direct reads in flight) or vmsplice (pages held in pipes)" },
-	{ "job", K_JOB, T_JOB, OFF(job), 0, 0,
-	  "foreground job timed to jobtime.csv: build (build-sim, a kernel-build-like job)" },
-	{ "build-files", K_BUILD_FILES, T_LONG, OFF(build_files), 1, 100000,
-	  "source files of build-sim (4-64 KiB each)" },
-	{ "build-jobs", K_BUILD_JOBS, T_LONG, OFF(build_jobs), 1, 64,
-	  "parallel build-sim workers (make -j)" },
-	{ "build-work", K_BUILD_WORK, T_LONG, OFF(build_work), 1, 10000,
-	  "passes over each worker's 8 MiB heap per file (CPU per compilation)" },
-	{ "warmup", K_WARMUP, T_DURATION0, OFF(warmup), 0, 0,
-	  "how long backgrounds run before the foreground starts" },
-	{ "alloc-burst", K_ALLOC_BURST, T_LONG, OFF(alloc_burst), 1, 256,
-	  "allocations made back to back, held and freed together" },
-	{ "alloc-hold", K_ALLOC_HOLD, T_DURATION0, OFF(alloc_hold), 0, 0,
-	  "how long a burst is held before it is freed" },
-	{ "alloc-interval", K_ALLOC_INTERVAL, T_DURATION0, OFF(alloc_interval), 0, 0,
-	  "mean time between bursts" },
-	{ "alloc-jitter", K_ALLOC_JITTER, T_DURATION0, OFF(alloc_jitter), 0, 0,
-	  "uniform +- jitter on the interval, from a generator seeded with seed" },
-	{ "seed", K_SEED, T_LONG, OFF(seed), 0, 1L << 30,
-	  "seed of the jitter generator" },
-	{ "disk", K_DISK, T_DISK, OFF(disk), 0, 0,
-	  "storage model of the scratch disk: host (unthrottled), emmc, ufs or nvme (QEMU "
-	  "throttling at a datasheet's figures)" },
-	{ "disk-scale", K_DISK_SCALE, T_DISK_SCALE, OFF(disk_scale), 0, 0,
-	  "divide the disk model's speed by this number, or by 'cpu': how much slower the "
-	  "guest copies pages than the host (measured once per host; under TCG a cache hit "
-	  "slows down, a throttled disk does not)" },
-	{ "fill", K_FILL, T_LONG, OFF(fill), 0, 100,
-	  "% of the area its natural tenants fill before the first allocation and keep filled "
-	  "(CMA: movable pages; GCMA: cached pages); 0: an idle area" },
-	{ "fill-timeout", K_FILL_TIMEOUT, T_DURATION, OFF(fill_timeout), 0, 0,
-	  "how long the fill may take; a run that does not reach its fill is marked not-filled" },
-	{ "fill-keep", K_FILL_KEEP, T_KEEP, OFF(fill_paced), 0, 0,
-	  "how the filled area is kept full: stream (its readers read on, the cache stays in "
-	  "use) or paced (they read only while the area is short: a quiet guest, for a job's "
-	  "CPU time)" },
-	{ "baseline", K_BASELINE, T_STRING, OFF(baseline), 0, 0,
-	  "the section the report compares the others with (default: the first section that "
-	  "allocated, else the first)" },
-	{ "parallel", K_PARALLEL, T_BOOL, OFF(parallel), 0, 0,
-	  "yes: the run may share the host with other VMs under 'run --jobs N'; no: it runs alone "
-	  "(latency tails feel a neighbour)" },
-	{ "trace", K_TRACE, T_STRING, OFF(trace), 0, 0,
-	  "comma-separated trace events recorded around the allocations (default cma, all the data set reads; gcma and cleancache events come by the thousand under a fill and can fill the buffer; empty: none)" },
-};
+#define OFF(f) .off = offsetof(struct run_spec, f)
+#define VALUES(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 static const char *const setup_names[] = {
 	[SETUP_NONE] = "none", [SETUP_CARVEOUT] = "carveout",
-	[SETUP_CMA] = "cma", [SETUP_GCMA] = "gcma",
+	[SETUP_CMA] = "cma", [SETUP_GCMA] = "gcma", NULL,
+};
+
+static void kernel_values(struct strlist *out)
+{
+	for (unsigned int i = 0; i < kvariants_count; i++)
+		sl_add(out, kvariants[i].name);
+}
+
+static void arch_values(struct strlist *out)
+{
+	for (unsigned int i = 0; i < cmb_arches_count; i++)
+		sl_add(out, cmb_arches[i].name);
+}
+
+static const struct key_def keys[] = {
+	{ "description", K_DESCRIPTION, T_STRING, OFF(description),
+	  .help = "one line saying what the run is for (kept in its metadata)" },
+	{ "kernel", K_KERNEL, T_CHOICE, OFF(kernel), .def = "vanilla", .values = kernel_values,
+	  .what = "a kernel variant",
+	  .help = "kernel variant; `gcma` applies `kernel-patches/series`; `gcma-debug` is `gcma` "
+		  "plus `configs/debug.config` (KASAN, lockdep, DEBUG_VM: functional runs only, "
+		  "never measured; x86_64 only)" },
+	{ "arch", K_ARCH, T_ARCH, OFF(arch), .def = "x86_64", .values = arch_values,
+	  .what = "an architecture",
+	  .help = "guest architecture: `arm64` is QEMU's virt machine, where the `cma` and `gcma` "
+		  "areas come from the device tree's reserved-memory node (`guarantee` for gcma), "
+		  "not from `cma=`/`gcma=`" },
+	{ "setup", K_SETUP, T_ENUM, OFF(setup), .def = "cma", .posval = setup_names,
+	  .what = "a set-up",
+	  .help = "`none`: no reservation; `carveout`: the area is withheld from the guest (its RAM "
+		  "is `memory - area`); `cma`: `cma=<area>` (area named `reserved`); `gcma`: "
+		  "`gcma=<area>` (area named `gcma`, needs `kernel=gcma`)" },
+	{ "area", K_AREA, T_SIZE, OFF(area), .def = "64M",
+	  .help = "size of the reserved area" },
+	{ "memory", K_MEMORY, T_SIZE, OFF(memory), .def = "512M",
+	  .help = "guest RAM" },
+	{ "cpus", K_CPUS, T_LONG, OFF(cpus), .def = "1", .min = 1, .max = 16,
+	  .help = "guest vCPUs" },
+	{ "timeout", K_TIMEOUT, T_DURATION, OFF(timeout), .def = "5m",
+	  .help = "wall-clock limit of one VM run; on expiry the VM is killed and the run marked "
+		  "`timeout`" },
+	{ "baseline", K_BASELINE, T_STRING, OFF(baseline), .form = "section",
+	  .help = "the section the report compares the others with (`cmabench report --baseline` "
+		  "overrides it); default: the first section that allocated, else the first "
+		  "section" },
+	{ "parallel", K_PARALLEL, T_BOOL, OFF(parallel), .def = "yes",
+	  .help = "whether the run may share the host with other VMs under `cmabench run --jobs N` "
+		  "(each VM pinned to cores of its own); `no` makes the whole scenario run one VM "
+		  "at a time (latency tails feel a neighbour)" },
+	{ "repeat", K_REPEAT, T_LONG, OFF(repeat), .def = "1", .min = 1, .max = 1000,
+	  .help = "repetitions, each in a fresh VM; the run is the unit of replication, and with "
+		  "fewer than 5 per set-up no difference can be significant (5 against 5 "
+		  "completely separated gives p = 0.012): every comparison scenario that comes "
+		  "with cmabench repeats 5 times" },
+	{ "scratch", K_SCRATCH, T_SIZE, OFF(scratch), .def = "1G",
+	  .help = "the scratch disk (ext4, mounted at `/mnt/scratch` in the guest); sparse on the "
+		  "host" },
+	{ "fio", K_FIO, T_STRING, OFF(fio), .form = "file name",
+	  .help = "fio job file in `workloads/fio/`, run on the scratch disk" },
+	{ "fio-runtime", K_FIO_RUNTIME, T_DURATION, OFF(fio_runtime), .def = "10s",
+	  .help = "passed to the job file as `${FIO_RUNTIME}` (seconds)" },
+	{ "fio-size", K_FIO_SIZE, T_SIZE, OFF(fio_size), .def = "256M",
+	  .help = "passed to the job file as `${FIO_SIZE}`" },
+	{ "alloc-count", K_ALLOC_COUNT, T_LONG, OFF(alloc_count), .def = "10", .min = 0,
+	  .max = 100000,
+	  .help = "allocations per size through `/sys/kernel/debug/cma/<area>/alloc`" },
+	{ "alloc-pages", K_ALLOC_PAGES, T_LONG_LIST, OFF(alloc_pages), .def = "1024", .min = 1,
+	  .max = 1L << 22,
+	  .help = "request sizes in pages, comma-separated, e.g. `1,512,1024`" },
+	{ "append", K_APPEND, T_STRING, OFF(append),
+	  .help = "extra kernel command line" },
+	{ "background", K_BACKGROUND, T_BACKGROUND, OFF(bg),
+	  .help = "workloads started before the foreground and stopped after it, each keeping its "
+		  "own results: `fio:JOB` (a job file in `workloads/fio/`, time-based until "
+		  "stopped, output `bg-fio-JOB.json`), `hog` (anonymous memory kept filled and "
+		  "touched), `pin-io` (pages of its own that landed in the area kept referenced, "
+		  "so CMA cannot migrate them), `build` (build-sim building in a loop), `alloc` "
+		  "(the allocation plan in a loop beside a foreground `job`, untraced), `sampler` "
+		  "(1 s samples of cleancache, CMA and page-cache counters into `samples.csv`)" },
+	{ "hog-percent", K_HOG_PERCENT, T_LONG, OFF(hog_percent), .def = "50", .min = 1,
+	  .max = 95,
+	  .help = "share of `MemAvailable` the hog keeps" },
+	{ "pin-buffer", K_PIN_BUFFER, T_SIZE, OFF(pin_buffer), .def = "64M",
+	  .help = "memory pin-io faults in to find pages inside the area" },
+	{ "pin-mode", K_PIN_MODE, T_CHOICE, OFF(pin_mode), .def = "vmsplice",
+	  .posval = VALUES("vmsplice", "dio"), .what = "a pin mode",
+	  .help = "`vmsplice`: the pages sit in pipes nobody reads for 1 s, then 0.1 s free, "
+		  "repeatedly; `dio`: O_DIRECT reads in flight into them from 4 threads" },
+	{ "warmup", K_WARMUP, T_DURATION0, OFF(warmup), .def = "5s",
+	  .help = "how long backgrounds run before the foreground" },
+	{ "alloc-burst", K_ALLOC_BURST, T_LONG, OFF(alloc_burst), .def = "1", .min = 1,
+	  .max = 256,
+	  .help = "allocations made back to back, held and freed together (a camera pipeline's "
+		  "buffers)" },
+	{ "alloc-hold", K_ALLOC_HOLD, T_DURATION0, OFF(alloc_hold), .def = "0",
+	  .help = "how long a burst is held before it is freed" },
+	{ "alloc-interval", K_ALLOC_INTERVAL, T_DURATION0, OFF(alloc_interval), .def = "0",
+	  .help = "time between bursts" },
+	{ "alloc-jitter", K_ALLOC_JITTER, T_DURATION0, OFF(alloc_jitter), .def = "0",
+	  .help = "uniform ± jitter on the interval (at most the interval)" },
+	{ "seed", K_SEED, T_LONG, OFF(seed), .def = "1", .min = 0, .max = 1L << 30,
+	  .form = "integer",
+	  .help = "seed of the jitter generator: the same seed replays the same arrival times" },
+	{ "script", K_SCRIPT, T_STRING, OFF(script), .form = "file name",
+	  .help = "a shell script in `workloads/guest/scripts/` run as the last foreground step, "
+		  "between the snapshots (environment: `R` results directory, `AREA`); its "
+		  "`alloc-<tag>.csv` files (alloc.csv's columns) and `cleancache-<phase>/` counter "
+		  "copies join the data set" },
+	{ "job", K_JOB, T_CHOICE, OFF(job), .posval = VALUES("build"), .may_be_empty = true,
+	  .what = "a job",
+	  .help = "a foreground job that runs to completion and is timed (elapsed, user, sys into "
+		  "`jobtime.csv`): `build` is build-sim, a kernel-build-like job (J workers read "
+		  "sources, churn an 8 MiB heap each, write objects, then link)" },
+	{ "build-files", K_BUILD_FILES, T_LONG, OFF(build_files), .def = "1000", .min = 1,
+	  .max = 100000,
+	  .help = "build-sim's source files (4–64 KiB each)" },
+	{ "build-jobs", K_BUILD_JOBS, T_LONG, OFF(build_jobs), .def = "2", .min = 1, .max = 64,
+	  .help = "build-sim's parallel workers" },
+	{ "build-work", K_BUILD_WORK, T_LONG, OFF(build_work), .def = "32", .min = 1,
+	  .max = 10000,
+	  .help = "passes over each worker's heap per file: the CPU per \"compilation\"" },
+	{ "trace", K_TRACE, T_STRING, OFF(trace), .def = "cma", .form = "list",
+	  .help = "trace events (systems or `system:event`) that `trace-cmd` collects around the "
+		  "allocations into `trace.dat` (16 MiB per CPU; a full buffer drops and counts new "
+		  "events, see `trace-loss.csv`); systems the kernel lacks are skipped; empty: no "
+		  "tracing. The data set reads the `cma` events only; `gcma` and `cleancache` "
+		  "events come by the thousand per second under a full cleancache and can fill the "
+		  "buffer: ask for them (`trace=cma,gcma,cleancache`) only for a look at single "
+		  "events" },
+	{ "fill", K_FILL, T_LONG, OFF(fill), .def = "0", .min = 0, .max = 100,
+	  .help = "the area's occupancy by its natural tenants, in %, that a fill phase reaches "
+		  "before the first allocation and keeps while the allocations run (below); `0`: "
+		  "an idle area. Every allocation scenario that comes with cmabench fills to 90" },
+	{ "fill-timeout", K_FILL_TIMEOUT, T_DURATION, OFF(fill_timeout), .def = "2m",
+	  .help = "how long the fill may take; a run that does not reach its fill in time is "
+		  "`not-filled` (`fill.csv`), left out of every comparison and named in the "
+		  "report" },
+	{ "fill-keep", K_FILL_KEEP, T_ENUM, OFF(fill_keep), .def = "stream",
+	  .posval = VALUES("stream", "paced"), .what = "a way of keeping the area full",
+	  .help = "how a filled area is kept full while the work runs (below): its readers read "
+		  "on, or only while the area is short" },
+	{ "disk", K_DISK, T_CHOICE, OFF(disk), .def = "host", .values = disk_list,
+	  .what = "a storage model",
+	  .help = "the scratch disk's storage model: QEMU's block throttling "
+		  "(`throttling.bps-read/-write`, `throttling.iops-read/-write` on its `-drive`) at "
+		  "the figures below; `host`: unthrottled, i.e. the host's page cache, faster than "
+		  "cleancache under TCG" },
+	{ "disk-scale", K_DISK_SCALE, T_DISK_SCALE, OFF(disk_scale), .def = "1",
+	  .form = "number 1-10000 \\| `cpu`",
+	  .help = "divide every limit of the disk model by this; `cpu`: by how much slower the "
+		  "guest copies 4 KiB pages than the host (below)" },
 };
 
 const char *setup_name(enum setup s)
@@ -133,12 +214,111 @@ const char *setup_area_name(enum setup s)
 	return NULL;
 }
 
+/* The values a T_CHOICE, T_ENUM or T_ARCH row takes. */
+static void key_values(const struct key_def *k, struct strlist *out)
+{
+	if (k->values)
+		k->values(out);
+	for (size_t i = 0; k->posval && k->posval[i]; i++)
+		sl_add(out, k->posval[i]);
+}
+
+static ssize_t value_index(const struct key_def *k, const char *val)
+{
+	struct strlist l = { 0 };
+	ssize_t found = -1;
+
+	key_values(k, &l);
+	for (size_t i = 0; i < l.n && found < 0; i++)
+		if (!strcmp(l.v[i], val))
+			found = (ssize_t)i;
+	sl_free(&l);
+	return found;
+}
+
+/* "is not a set-up (none, carveout, cma, gcma)", in a buffer of the caller's. */
+static const char *not_a_value(const struct key_def *k, char *buf, size_t size)
+{
+	struct strlist l = { 0 };
+	size_t len;
+
+	key_values(k, &l);
+	len = (size_t)snprintf(buf, size, "is not %s (", k->what);
+	for (size_t i = 0; i < l.n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", l.v[i]);
+	if (len < size)
+		snprintf(buf + len, size - len, ")");
+	sl_free(&l);
+	return buf;
+}
+
+/* How a row's values are written: its column "type" in docs/scenarios.md. */
+static char *key_form(const struct key_def *k, bool md)
+{
+	struct strbuf sb = { 0 };
+	struct strlist l = { 0 };
+
+	sb_init(&sb);
+	if (k->form) {
+		sb_add(&sb, k->form);
+		goto out;
+	}
+	switch (k->type) {
+	case T_STRING: sb_add(&sb, "text"); break;
+	case T_SIZE: sb_add(&sb, "size"); break;
+	case T_DURATION: sb_add(&sb, "duration"); break;
+	case T_DURATION0: sb_add(&sb, "duration or `0`"); break;
+	case T_LONG: sb_addf(&sb, "%ld–%ld", k->min, k->max); break;
+	case T_LONG_LIST:
+	case T_BACKGROUND: sb_add(&sb, "list"); break;
+	case T_BOOL: sb_add(&sb, "`yes` \\| `no`"); break;
+	case T_CHOICE:
+	case T_ENUM:
+	case T_ARCH:
+	case T_DISK_SCALE:
+		key_values(k, &l);
+		for (size_t i = 0; i < l.n; i++)
+			sb_addf(&sb, "%s`%s`", i ? " \\| " : "", l.v[i]);
+		sl_free(&l);
+		break;
+	}
+out:
+	if (!md) {
+		/* the terminal's form: "a | b", no backquotes */
+		char *t = sb.buf, *d = sb.buf;
+
+		for (; *t; t++)
+			if (*t != '`' && *t != '\\')
+				*d++ = *t;
+		*d = '\0';
+	}
+	return sb_detach(&sb);
+}
+
 void scenario_print_keys(FILE *f)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		fprintf(f, "  %-12s %s\n", keys[i].name, keys[i].help);
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		char *form = key_form(&keys[i], false);
+
+		fprintf(f, "  %-14s %s (default: %s)\n  %-14s %s\n", keys[i].name, form,
+			keys[i].def ? keys[i].def : "none", "", keys[i].help);
+		free(form);
+	}
 	fprintf(f, "\nbackground workloads:\n");
 	workload_print_help(f);
+}
+
+void scenario_print_keys_md(FILE *f)
+{
+	fprintf(f, "| key | type | default | meaning |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		char *form = key_form(&keys[i], true);
+
+		fprintf(f, "| `%s` | %s | %s%s%s | %s |\n", keys[i].name, form,
+			keys[i].def ? "`" : "", keys[i].def ? keys[i].def : "—",
+			keys[i].def ? "`" : "", keys[i].help);
+		free(form);
+	}
 }
 
 static const struct key_def *key_find(const char *name)
@@ -238,35 +418,44 @@ int parse_duration(const char *s, double *out, const char **why)
 	return 0;
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return rtrim(s);
-}
-
 static int set_value(struct run_spec *r, const struct key_def *k, const char *val,
 		     const char **why)
 {
-	char *field = (char *)r + k->offset;
+	/* a buffer for messages that name the values: one parse at a time */
+	static char msg[256];
+	char *field = (char *)r + k->off;
 
 	switch (k->type) {
-	case T_STRING: {
+	case T_STRING:
+	case T_CHOICE: {
 		char **p = (char **)field;
 
+		if (k->type == T_CHOICE && !(val[0] ? value_index(k, val) >= 0 : k->may_be_empty)) {
+			*why = not_a_value(k, msg, sizeof(msg));
+			return -1;
+		}
 		free(*p);
 		*p = val[0] ? xstrdup(val) : NULL;
 		return 0;
 	}
-	case T_KERNEL: {
-		char **p = (char **)field;
+	case T_ENUM: {
+		ssize_t i = value_index(k, val);
 
-		if (!kvariant_find(val)) {
-			*why = "is not a kernel variant (vanilla, gcma)";
+		if (i < 0) {
+			*why = not_a_value(k, msg, sizeof(msg));
 			return -1;
 		}
-		free(*p);
-		*p = xstrdup(val);
+		*(int *)field = (int)i;
+		return 0;
+	}
+	case T_ARCH: {
+		const struct cmb_arch *a = arch_find(val);
+
+		if (!a) {
+			*why = not_a_value(k, msg, sizeof(msg));
+			return -1;
+		}
+		*(const struct cmb_arch **)field = a;
 		return 0;
 	}
 	case T_SIZE:
@@ -279,51 +468,8 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 			return 0;
 		}
 		return parse_duration(val, (double *)field, why);
-	case T_JOB: {
-		char **p = (char **)field;
-
-		if (val[0] && strcmp(val, "build")) {
-			*why = "is not a job (build)";
-			return -1;
-		}
-		free(*p);
-		*p = val[0] ? xstrdup(val) : NULL;
-		return 0;
-	}
-	case T_PIN_MODE: {
-		char **p = (char **)field;
-
-		if (strcmp(val, "dio") && strcmp(val, "vmsplice")) {
-			*why = "is not a pin mode (dio, vmsplice)";
-			return -1;
-		}
-		free(*p);
-		*p = xstrdup(val);
-		return 0;
-	}
 	case T_BACKGROUND:
 		return bg_list_parse((struct bg_list *)field, val, why);
-	case T_ARCH: {
-		const struct cmb_arch *a = arch_find(val);
-
-		if (!a) {
-			*why = "is not an architecture (x86_64, arm64)";
-			return -1;
-		}
-		*(const struct cmb_arch **)field = a;
-		return 0;
-	}
-	case T_DISK: {
-		char **p = (char **)field;
-
-		if (!disk_find(val)) {
-			*why = "is not a storage model (host, emmc, ufs, nvme)";
-			return -1;
-		}
-		free(*p);
-		*p = xstrdup(val);
-		return 0;
-	}
 	case T_DISK_SCALE: {
 		char *end;
 		double v;
@@ -340,13 +486,6 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 		*(double *)field = v;
 		return 0;
 	}
-	case T_KEEP:
-		if (strcmp(val, "stream") && strcmp(val, "paced")) {
-			*why = "is not stream or paced";
-			return -1;
-		}
-		*(bool *)field = !strcmp(val, "paced");
-		return 0;
 	case T_BOOL:
 		if (!strcmp(val, "yes") || !strcmp(val, "1"))
 			*(bool *)field = true;
@@ -375,9 +514,7 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 		size_t n = 0;
 
 		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			while (isspace((unsigned char)*tok))
-				tok++;
-			rtrim(tok);
+			tok = trim(tok);
 			if (n == MAX_ALLOC_SIZES) {
 				*why = "has too many values (at most 32)";
 				free(copy);
@@ -404,83 +541,117 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 		r->nalloc_pages = n;
 		return 0;
 	}
-	case T_SETUP:
-		for (size_t i = 0; i < ARRAY_SIZE(setup_names); i++) {
-			if (!strcmp(val, setup_names[i])) {
-				r->setup = (enum setup)i;
-				return 0;
-			}
-		}
-		*why = "is not a set-up (none, carveout, cma, gcma)";
-		return -1;
 	}
 	return -1;
 }
 
+/* Every key at its row's default. */
 static void spec_defaults(struct run_spec *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->kernel = xstrdup("vanilla");
-	r->arch = arch_default();
-	r->setup = SETUP_CMA;
-	r->area = 64ull << 20;
-	r->memory = 512ull << 20;
-	r->cpus = 1;
-	r->timeout = 300;
-	r->repeat = 1;
-	r->scratch = 1ull << 30;
-	r->fio_runtime = 10;
-	r->fio_size = 256ull << 20;
-	r->alloc_count = 10;
-	r->alloc_pages[0] = 1024;
-	r->nalloc_pages = 1;
-	r->trace = xstrdup("cma");
-	r->hog_percent = 50;
-	r->pin_buffer = 64ull << 20;
-	r->pin_mode = xstrdup("vmsplice");
-	r->warmup = 5;
-	r->alloc_burst = 1;
-	r->seed = 1;
-	r->build_files = 1000;
-	r->build_jobs = 2;
-	r->build_work = 32;
-	r->parallel = true;
-	r->disk = xstrdup("host");
-	r->disk_scale = 1;
-	r->fill_timeout = 120;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *why = NULL;
+
+		if (keys[i].def && set_value(r, &keys[i], keys[i].def, &why))
+			{
+			err_msg("scenario key %s: default '%s' %s", keys[i].name, keys[i].def, why);
+			abort();
+		}
+	}
+}
+
+static bool owns_string(const struct key_def *k)
+{
+	return k->type == T_STRING || k->type == T_CHOICE;
 }
 
 static void spec_copy(struct run_spec *dst, const struct run_spec *src)
 {
 	*dst = *src;
 	dst->section = src->section ? xstrdup(src->section) : NULL;
-	dst->description = src->description ? xstrdup(src->description) : NULL;
-	dst->kernel = src->kernel ? xstrdup(src->kernel) : NULL;
-	dst->fio = src->fio ? xstrdup(src->fio) : NULL;
-	dst->append = src->append ? xstrdup(src->append) : NULL;
-	dst->trace = src->trace ? xstrdup(src->trace) : NULL;
-	dst->script = src->script ? xstrdup(src->script) : NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		char **d = (char **)((char *)dst + keys[i].off);
+
+		if (owns_string(&keys[i]))
+			*d = *d ? xstrdup(*d) : NULL;
+	}
 	bg_list_copy(&dst->bg, &src->bg);
-	dst->pin_mode = src->pin_mode ? xstrdup(src->pin_mode) : NULL;
-	dst->job = src->job ? xstrdup(src->job) : NULL;
-	dst->disk = src->disk ? xstrdup(src->disk) : NULL;
-	dst->baseline = src->baseline ? xstrdup(src->baseline) : NULL;
 }
 
 static void spec_free(struct run_spec *r)
 {
 	free(r->section);
-	free(r->description);
-	free(r->kernel);
-	free(r->fio);
-	free(r->append);
-	free(r->trace);
-	free(r->script);
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (owns_string(&keys[i]))
+			free(*(char **)((char *)r + keys[i].off));
 	bg_list_free(&r->bg);
-	free(r->pin_mode);
-	free(r->job);
-	free(r->disk);
-	free(r->baseline);
+}
+
+/*
+ * A row's value as a scenario file would spell it, in base units where the
+ * type has some (sizes in bytes, durations in seconds): what the guest gets.
+ */
+static char *key_text(const struct run_spec *r, const struct key_def *k)
+{
+	const char *field = (const char *)r + k->off;
+	struct strbuf sb = { 0 };
+
+	sb_init(&sb);
+	switch (k->type) {
+	case T_STRING:
+	case T_CHOICE:
+		sb_add(&sb, *(char *const *)field ? *(char *const *)field : "");
+		break;
+	case T_ENUM:
+		sb_add(&sb, k->posval[*(const int *)field]);
+		break;
+	case T_ARCH:
+		sb_add(&sb, (*(const struct cmb_arch *const *)field)->name);
+		break;
+	case T_SIZE:
+		sb_addf(&sb, "%llu", (unsigned long long)*(const uint64_t *)field);
+		break;
+	case T_LONG:
+		sb_addf(&sb, "%ld", *(const long *)field);
+		break;
+	case T_DURATION:
+	case T_DURATION0:
+	case T_DISK_SCALE:
+		sb_addf(&sb, "%g", *(const double *)field);
+		break;
+	case T_BOOL:
+		sb_add(&sb, *(const bool *)field ? "yes" : "no");
+		break;
+	case T_LONG_LIST:
+		for (size_t i = 0; i < r->nalloc_pages; i++)
+			sb_addf(&sb, "%s%ld", i ? "," : "", r->alloc_pages[i]);
+		break;
+	case T_BACKGROUND: {
+		char *s = bg_list_string(&r->bg);
+
+		sb_add(&sb, s);
+		free(s);
+		break;
+	}
+	}
+	return sb_detach(&sb);
+}
+
+void scenario_guest_env(const struct run_spec *r, struct strbuf *steps)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		char *v, *name;
+
+		if (!keys[i].guest)
+			continue;
+		v = key_text(r, &keys[i]);
+		name = xasprintf("CMB_%s", keys[i].name);
+		for (char *c = name; *c; c++)
+			*c = *c == '-' ? '_' : (char)toupper((unsigned char)*c);
+		sb_addf(steps, "env %s %s\n", name, v);
+		free(name);
+		free(v);
+	}
 }
 
 void scenario_free(struct scenario *scn)

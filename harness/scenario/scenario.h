@@ -17,6 +17,8 @@
 #include "scenario/workload.h"
 
 enum setup { SETUP_NONE, SETUP_CARVEOUT, SETUP_CMA, SETUP_GCMA };
+/* stream: its readers read on; paced: only while the area is short */
+enum fill_keep { FILL_STREAM, FILL_PACED };
 
 #define MAX_ALLOC_SIZES 32
 
@@ -68,7 +70,7 @@ struct run_spec {
 	double disk_scale;      /* its speed divided by this; 0: by the emulation's slow-down */
 	long fill;              /* % of the area its tenants fill before allocations; 0: idle */
 	double fill_timeout;    /* seconds the fill may take */
-	bool fill_paced;        /* the keeper reads only while the area is short */
+	enum fill_keep fill_keep; /* how the keeper keeps the area full */
 	char *baseline;         /* the section the report compares the others with */
 	int line[K__COUNT];     /* where each key was set; 0: default */
 	int section_line;
@@ -109,5 +111,9 @@ int parse_long(const char *s, long *out, const char **why);
 
 /* Help text listing every key. */
 void scenario_print_keys(FILE *f);
+/* The key table of docs/scenarios.md. */
+void scenario_print_keys_md(FILE *f);
+/* The guest's "env CMB_<KEY> value" plan lines of the keys it reads. */
+void scenario_guest_env(const struct run_spec *r, struct strbuf *steps);
 
 #endif

@@ -105,13 +105,6 @@ void workload_print_help(FILE *f)
 	}
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return rtrim(s);
-}
-
 int bg_list_parse(struct bg_list *list, const char *text, const char **why)
 {
 	struct bg_list out = { 0 };
