@@ -109,12 +109,19 @@ static void test_workload_steps(void **state)
 	char *p = xasprintf("%s/scenarios/workloads.scn", TEST_DATA);
 	const char *want[] = {
 		"prepare-build 10\n",
-		"bg fio read.fio FIO_RUNTIME=300 FIO_SIZE=64M\n",
-		"bg hog 50\n",
-		"bg pin-io reserved 64 vmsplice\n",
-		"bg build 10 2 32\n",
-		"bg alloc 10 16,32 4 0 20 5 1\n",
-		"bg sampler 1\n",
+		"run prepare-pin-io dd if=/dev/zero of=/mnt/scratch/pin-io.dat bs=1M count=16\n",
+		"bg fio-read $(perf_prefix bg-fio-read) env FIO_RUNTIME=300 FIO_SIZE=64M fio "
+		"--eta=never --output-format=json --output=$R/bg-fio-read.json $P/read.fio "
+		"> $R/bg-fio-read.log 2>&1\n",
+		"bg hog anon-hog --percent 50 > $R/bg-hog.log 2>&1\n",
+		"bg pin-io pin-io --area reserved --mb 64 --mode vmsplice --file "
+		"/mnt/scratch/pin-io.dat > $R/bg-pin-io.log 2>&1\n",
+		"bg build $(perf_prefix bg-build) build-sim run --dir /mnt/scratch/build --files 10 "
+		"--jobs 2 --work 32 --loop > $R/bg-build.log 2>&1\n",
+		"bg alloc cma-alloc --area reserved --count 10 --pages 16,32 --burst 4 --hold-ms 0 "
+		"--interval-ms 20 --jitter-ms 5 --seed 1 --loop --out $R/alloc.csv "
+		"> $R/bg-alloc.log 2>&1\n",
+		"bg sampler sampler > $R/samples.csv 2>/dev/null\n",
 		"snapshot before\n",
 		"job build 10 2 32\n",
 		"snapshot after\n",
@@ -164,7 +171,7 @@ static void test_background_names(void **state)
 	plan_files(&plan.runs[0], &files);
 	assert_int_equal(files.n, 1);
 	assert_string_equal(files.v[0], "workloads/fio/read.fio");
-	assert_non_null(strstr(plan.runs[0].steps, "bg fio read.fio "));
+	assert_non_null(strstr(plan.runs[0].steps, "bg fio-read "));
 	assert_non_null(strstr(plan.runs[0].steps, "bg hog "));
 	sl_free(&files);
 	plan_files(&plan.runs[1], &files);

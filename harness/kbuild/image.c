@@ -17,20 +17,10 @@ static const char *const host_programs[] = {
 	"/usr/bin/fio", "/usr/bin/trace-cmd", "/usr/bin/perf",
 };
 
-/* Our programs: (path in build or source tree, path in the guest); the
- * built ones of another arch are in workloads/guest/<arch>/ (make). */
-static const struct { const char *rel; const char *guest; bool built; } own_files[] = {
-	{ "workloads/guest/anon-hog", "/usr/bin/anon-hog", true },
-	{ "workloads/guest/area-fill", "/usr/bin/area-fill", true },
-	{ "workloads/guest/area-state", "/usr/bin/area-state", true },
-	{ "workloads/guest/build-sim", "/usr/bin/build-sim", true },
-	{ "workloads/guest/cma-alloc", "/usr/bin/cma-alloc", true },
-	{ "workloads/guest/copy-rate", "/usr/bin/copy-rate", true },
-	{ "workloads/guest/pin-io", "/usr/bin/pin-io", true },
-	{ "workloads/guest/stale-read", "/usr/bin/stale-read", true },
-	{ "workloads/guest/dio-window", "/usr/bin/dio-window", true },
-	{ "workloads/guest/init", "/sbin/init", false },
-};
+/* Our programs (Makefile.am's GUEST_PROGS: build-tree paths, copied to
+ * /usr/bin/NAME; another arch's are in workloads/guest/<arch>/), then init. */
+static const char guest_programs[] = CMB_GUEST_PROGRAMS;
+#define GUEST_INIT "workloads/guest/init"
 
 static const char *const dirs[] = {
 	"bin", "sbin", "usr/bin", "usr/sbin", "lib", "lib64", "etc", "proc", "sys", "dev",
@@ -79,18 +69,16 @@ static int add_closure(struct file_map *m, const char *prog)
 	return 0;
 }
 
-/* An own file of arch a: x86_64's next to their sources, others' under <arch>/. */
-static char *own_path(const struct cmb_env *env, const struct cmb_arch *a, size_t i)
+/* A guest program of arch a: x86_64's next to their sources, others' under <arch>/. */
+static char *own_path(const struct cmb_env *env, const struct cmb_arch *a, const char *rel)
 {
-	char *rel, *p;
+	char *sub, *p;
 
-	if (!own_files[i].built)
-		return env_src(env, own_files[i].rel);
 	if (a == arch_default())
-		return env_build(env, own_files[i].rel);
-	rel = xasprintf("workloads/guest/%s/%s", a->name, strrchr(own_files[i].rel, '/') + 1);
-	p = env_build(env, rel);
-	free(rel);
+		return env_build(env, rel);
+	sub = xasprintf("workloads/guest/%s/%s", a->name, strrchr(rel, '/') + 1);
+	p = env_build(env, sub);
+	free(sub);
 	return p;
 }
 
@@ -153,15 +141,35 @@ static int collect_files(const struct cmb_env *env, const struct cmb_arch *a, st
 				return -1;
 		}
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(own_files); i++) {
-		char *p = own_path(env, a, i);
+	{
+		char *list = xstrdup(guest_programs), *save = NULL;
+
+		for (char *rel = strtok_r(list, " \t", &save); rel; rel = strtok_r(NULL, " \t", &save)) {
+			char *p = own_path(env, a, rel), *g = xasprintf("/usr/bin/%s", strrchr(rel, '/') + 1);
+			bool there = path_exists(p);
+
+			if (there)
+				map_add(m, p, g);
+			else
+				err_msg("%s is missing (run make first)", p);
+			free(p);
+			free(g);
+			if (!there) {
+				free(list);
+				return -1;
+			}
+		}
+		free(list);
+	}
+	{
+		char *p = env_src(env, GUEST_INIT);
 
 		if (!path_exists(p)) {
-			err_msg("%s is missing%s", p, own_files[i].built ? " (run make first)" : "");
+			err_msg("%s is missing", p);
 			free(p);
 			return -1;
 		}
-		map_add(m, p, own_files[i].guest);
+		map_add(m, p, "/sbin/init");
 		free(p);
 	}
 	return 0;

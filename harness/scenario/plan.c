@@ -41,7 +41,7 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	const char *area = setup_area_name(s->setup);
 	char *size = fmt_size(s->fio_size);
 	char *fio_env = xasprintf("FIO_SIZE=%s", size);
-	struct strbuf aa = { 0 };
+	struct strbuf aa = { 0 }, ao = { 0 };
 	bool alloc_bg = false;
 	struct wl_args wa;
 
@@ -53,7 +53,13 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 		sb_addf(&aa, "%s%ld", i ? "," : "", s->alloc_pages[i]);
 	sb_addf(&aa, " %ld %.0f %.0f %.0f %ld", s->alloc_burst, s->alloc_hold * 1000,
 		s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed);
-	wa = (struct wl_args){ .area = area, .fio_env = fio_env, .alloc_args = aa.buf };
+	sb_addf(&ao, "--area %s --count %ld --pages ", area ? area : "none", s->alloc_count);
+	for (size_t i = 0; i < s->nalloc_pages; i++)
+		sb_addf(&ao, "%s%ld", i ? "," : "", s->alloc_pages[i]);
+	sb_addf(&ao, " --burst %ld --hold-ms %.0f --interval-ms %.0f --jitter-ms %.0f --seed %ld",
+		s->alloc_burst, s->alloc_hold * 1000, s->alloc_interval * 1000,
+		s->alloc_jitter * 1000, s->seed);
+	wa = (struct wl_args){ .area = area, .fio_env = fio_env, .alloc_opts = ao.buf };
 
 	sb_addf(&sb, "# cmabench guest plan: %s/%s\n", scn->name, name);
 	/* keys the guest reads itself (a row's .guest), as CMB_<KEY> */
@@ -79,7 +85,7 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 
 	for (size_t i = 0; i < s->bg.n; i++)
 		if (!fill || !s->bg.v[i].w->replaces_alloc)
-			s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);
+			workload_start(&sb, &s->bg.v[i], s, &wa);
 	if (s->bg.n && s->warmup > 0)
 		sb_addf(&sb, "warmup %.0f\n", s->warmup < 1 ? 1 : s->warmup);
 	/* The area filled with its tenants before anything is measured. */
@@ -89,7 +95,7 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 			s->fill_keep == FILL_PACED ? "paced" : "stream");
 	for (size_t i = 0; fill && i < s->bg.n; i++)
 		if (s->bg.v[i].w->replaces_alloc)
-			s->bg.v[i].w->start(&sb, s, s->bg.v[i].arg, &wa);
+			workload_start(&sb, &s->bg.v[i], s, &wa);
 	sb_add(&sb, "snapshot before\n");
 	if (s->fio)
 		sb_addf(&sb, "fio %s FIO_RUNTIME=%.0f %s\n", s->fio,
@@ -107,6 +113,7 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	free(size);
 	free(fio_env);
 	sb_free(&aa);
+	sb_free(&ao);
 	return sb_detach(&sb);
 }
 

@@ -2,6 +2,7 @@
 #include "scenario/scenario.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,35 +14,48 @@ static void fio_prepare(struct strbuf *sb, const struct run_spec *s, const char 
 		sb_addf(sb, "prepare %s %s\n", job, a->fio_env);
 }
 
-static void fio_start(struct strbuf *sb, const struct run_spec *s, const char *job,
-		      const struct wl_args *a)
+static void fio_command(struct strbuf *sb, const char *name, const struct run_spec *s,
+			const char *job, const struct wl_args *a)
 {
-	sb_addf(sb, "bg fio %s FIO_RUNTIME=%.0f %s\n", job, s->timeout, a->fio_env);
+	sb_addf(sb, "env FIO_RUNTIME=%.0f %s fio --eta=never --output-format=json "
+		"--output=$R/bg-%s.json $P/%s", s->timeout, a->fio_env, name, job);
 }
 
-static void hog_start(struct strbuf *sb, const struct run_spec *s, const char *arg,
-		      const struct wl_args *a)
+static void hog_command(struct strbuf *sb, const char *name, const struct run_spec *s,
+			const char *arg, const struct wl_args *a)
 {
+	(void)name;
 	(void)arg;
 	(void)a;
-	sb_addf(sb, "bg hog %ld\n", s->hog_percent);
+	sb_addf(sb, "anon-hog --percent %ld", s->hog_percent);
 }
 
-static void pin_start(struct strbuf *sb, const struct run_spec *s, const char *arg,
-		      const struct wl_args *a)
-{
-	(void)arg;
-	sb_addf(sb, "bg pin-io %s %llu %s\n", a->area, (unsigned long long)(s->pin_buffer >> 20),
-		s->pin_mode);
-}
-
-static void sampler_start(struct strbuf *sb, const struct run_spec *s, const char *arg,
-			  const struct wl_args *a)
+static void pin_prepare(struct strbuf *sb, const struct run_spec *s, const char *arg,
+			const struct wl_args *a)
 {
 	(void)s;
 	(void)arg;
 	(void)a;
-	sb_add(sb, "bg sampler 1\n");
+	sb_add(sb, "run prepare-pin-io dd if=/dev/zero of=/mnt/scratch/pin-io.dat bs=1M count=16\n");
+}
+
+static void pin_command(struct strbuf *sb, const char *name, const struct run_spec *s,
+			const char *arg, const struct wl_args *a)
+{
+	(void)name;
+	(void)arg;
+	sb_addf(sb, "pin-io --area %s --mb %llu --mode %s --file /mnt/scratch/pin-io.dat", a->area,
+		(unsigned long long)(s->pin_buffer >> 20), s->pin_mode);
+}
+
+static void sampler_command(struct strbuf *sb, const char *name, const struct run_spec *s,
+			    const char *arg, const struct wl_args *a)
+{
+	(void)name;
+	(void)s;
+	(void)arg;
+	(void)a;
+	sb_add(sb, "sampler");
 }
 
 static void build_prepare(struct strbuf *sb, const struct run_spec *s, const char *arg,
@@ -54,37 +68,71 @@ static void build_prepare(struct strbuf *sb, const struct run_spec *s, const cha
 		sb_addf(sb, "prepare-build %ld\n", s->build_files);
 }
 
-static void build_start(struct strbuf *sb, const struct run_spec *s, const char *arg,
-			const struct wl_args *a)
+static void build_command(struct strbuf *sb, const char *name, const struct run_spec *s,
+			  const char *arg, const struct wl_args *a)
 {
+	(void)name;
 	(void)arg;
 	(void)a;
-	sb_addf(sb, "bg build %ld %ld %ld\n", s->build_files, s->build_jobs, s->build_work);
+	sb_addf(sb, "build-sim run --dir /mnt/scratch/build --files %ld --jobs %ld --work %ld --loop",
+		s->build_files, s->build_jobs, s->build_work);
 }
 
-static void alloc_start(struct strbuf *sb, const struct run_spec *s, const char *arg,
-			const struct wl_args *a)
+static void alloc_command(struct strbuf *sb, const char *name, const struct run_spec *s,
+			  const char *arg, const struct wl_args *a)
 {
+	(void)name;
 	(void)s;
 	(void)arg;
-	sb_addf(sb, "bg alloc %s\n", a->alloc_args);
+	sb_addf(sb, "cma-alloc %s --loop --out $R/alloc.csv", a->alloc_opts);
 }
 
 static const struct workload workloads[] = {
-	{ .name = "fio", .arg = "JOB", .file_dir = "workloads/fio",
+	{ .name = "fio", .arg = "JOB", .file_dir = "workloads/fio", .perf = true,
+	  .results = "bg-fio-JOB.json, bg-fio-JOB.perf",
 	  .help = "fio job file in workloads/fio/ run for the whole VM run",
-	  .prepare = fio_prepare, .start = fio_start },
+	  .prepare = fio_prepare, .command = fio_command },
 	{ .name = "hog", .help = "anonymous memory (hog-percent of MemAvailable), kept touched",
-	  .start = hog_start },
+	  .command = hog_command },
 	{ .name = "pin-io", .needs_area = true,
-	  .help = "pages of the area kept referenced (pin-buffer, pin-mode)", .start = pin_start },
-	{ .name = "build", .help = "build-sim in a loop (build-files, build-jobs, build-work)",
-	  .prepare = build_prepare, .start = build_start },
+	  .help = "pages of the area kept referenced (pin-buffer, pin-mode)",
+	  .prepare = pin_prepare, .command = pin_command },
+	{ .name = "build", .perf = true, .results = "bg-build.perf",
+	  .help = "build-sim in a loop (build-files, build-jobs, build-work)",
+	  .prepare = build_prepare, .command = build_command },
 	{ .name = "alloc", .needs_area = true, .needs_job = true, .replaces_alloc = true,
+	  .results = "alloc.csv",
 	  .help = "the allocation plan in a loop beside the foreground job (untraced)",
-	  .start = alloc_start },
-	{ .name = "sampler", .help = "1 s counter samples into samples.csv", .start = sampler_start },
+	  .command = alloc_command },
+	{ .name = "sampler", .stdout_file = "samples.csv", .results = "samples.csv",
+	  .help = "1 s counter samples into samples.csv", .command = sampler_command },
 };
+
+void workload_start(struct strbuf *sb, const struct bg_item *b, const struct run_spec *s,
+		    const struct wl_args *a)
+{
+	const struct workload *w = b->w;
+	struct strbuf name = { 0 };
+
+	/* one that takes an argument is named by it too: fio-read for fio:read.fio */
+	sb_init(&name);
+	sb_add(&name, w->name);
+	if (b->arg) {
+		const char *dot = strrchr(b->arg, '.');
+
+		sb_addf(&name, "-%.*s", (int)(dot ? dot - b->arg : (ptrdiff_t)strlen(b->arg)),
+			b->arg);
+	}
+	sb_addf(sb, "bg %s ", name.buf);
+	if (w->perf)
+		sb_addf(sb, "$(perf_prefix bg-%s) ", name.buf);
+	w->command(sb, name.buf, s, b->arg, a);
+	if (w->stdout_file)
+		sb_addf(sb, " > $R/%s 2>/dev/null\n", w->stdout_file);
+	else
+		sb_addf(sb, " > $R/bg-%s.log 2>&1\n", name.buf);
+	sb_free(&name);
+}
 
 const struct workload *workload_find(const char *name)
 {

@@ -20,7 +20,7 @@ struct run_spec;
 struct wl_args {
 	const char *area;           /* the CMA area's name, NULL without one */
 	const char *fio_env;        /* "FIO_SIZE=..." */
-	const char *alloc_args;     /* the allocation plan's arguments */
+	const char *alloc_opts;     /* the allocation plan as cma-alloc's options */
 };
 
 struct workload {
@@ -30,13 +30,20 @@ struct workload {
 	bool needs_area;            /* only with setup cma or gcma */
 	bool needs_job;             /* only beside a foreground job */
 	bool replaces_alloc;        /* the foreground makes no allocation of its own */
+	bool perf;                  /* counted by perf stat into bg-NAME.perf */
+	const char *stdout_file;    /* its output is a result (else bg-NAME.log) */
+	const char *results;        /* what else it leaves in the results directory */
 	const char *help;
 	/* Unmeasured preparation before anything starts (may be NULL). */
 	void (*prepare)(struct strbuf *steps, const struct run_spec *s, const char *arg,
 			const struct wl_args *a);
-	/* The guest's "bg ..." line. */
-	void (*start)(struct strbuf *steps, const struct run_spec *s, const char *arg,
-		      const struct wl_args *a);
+	/*
+	 * The shell command the guest starts in the background (guest init
+	 * runs any row's command alike: $R is the results directory, $P the
+	 * plan's files); name is the instance's (fio-read for fio:read.fio).
+	 */
+	void (*command)(struct strbuf *cmd, const char *name, const struct run_spec *s,
+			const char *arg, const struct wl_args *a);
 };
 
 /* One entry of a scenario's background list. */
@@ -63,6 +70,9 @@ void bg_list_free(struct bg_list *list);
 const struct bg_item *bg_list_find(const struct bg_list *list, const char *name);
 /* "fio:a.fio,hog": the list as a scenario file would spell it (caller frees). */
 char *bg_list_string(const struct bg_list *list);
+/* The guest's "bg NAME COMMAND > OUTPUT" line of one entry. */
+void workload_start(struct strbuf *steps, const struct bg_item *b, const struct run_spec *s,
+		    const struct wl_args *a);
 /* One help line per workload. */
 void workload_print_help(FILE *f);
 
