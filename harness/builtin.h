@@ -25,6 +25,7 @@ void builtins_list(FILE *f);
 
 int cmd_build(int argc, char **argv, struct cmb_env *env);
 int cmd_compare(int argc, char **argv, struct cmb_env *env);
+int cmd_console(int argc, char **argv, struct cmb_env *env);
 int cmd_image(int argc, char **argv, struct cmb_env *env);
 int cmd_plan(int argc, char **argv, struct cmb_env *env);
 int cmd_report(int argc, char **argv, struct cmb_env *env);
@@ -37,7 +38,7 @@ int cmd_help(int argc, char **argv, struct cmb_env *env);
 /* The later stages' hooks for runs (runner.h): the data set and the report. */
 extern const struct run_hooks cmd_run_hooks;
 
-extern const struct cmd_usage build_usage, compare_usage, help_usage, image_usage, plan_usage,
+extern const struct cmd_usage build_usage, compare_usage, console_usage, help_usage, image_usage, plan_usage,
 	report_usage, reproduce_usage, run_usage, task_usage, wait_usage;
 
 #endif

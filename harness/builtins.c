@@ -24,6 +24,7 @@ const struct run_hooks cmd_run_hooks = {
 
 const struct builtin builtins[] = {
 	{ "build", cmd_build, "build (or reuse) the kernel variants", &build_usage },
+	{ "console", cmd_console, "judge guest consoles as the VM tests do", &console_usage },
 	{ "compare", cmd_compare, "compare the sections of two results directories", &compare_usage },
 	{ "help", cmd_help, "this list, a command's options, or the scenario keys", &help_usage },
 	{ "image", cmd_image, "build (or reuse) the guest root image", &image_usage },

@@ -7,36 +7,21 @@ notok() { n=$((n + 1)); echo "not ok $n - $*"; }
 val() { cat "$1" 2>/dev/null || echo 0; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
-# What a kernel prints when something went wrong: oopses and BUGs (KASAN,
-# sleeping in atomic context, bad page state), WARNINGs (lockdep, DEBUG_VM,
-# DEBUG_LIST), list corruption, stalls, and any other stack dump (an OOM
-# report, lockdep's INFO lines). no_splat FILE succeeds when FILE has none;
-# splats FILE prints the first few as TAP comments.
-SPLAT='BUG:|Oops|WARNING:|kernel BUG at|Call [Tt]race:|list_(add|del) corruption|Bad page|detected stall|blocked for more than'
-# One exception: the stack dump of a failed atomic allocation (GFP_ATOMIC,
-# GFP_NOWAIT without __GFP_NOWARN). Its caller must cope with failure, and
-# the memory pressure these tests make on purpose has it happen now and then
-# in writeback on CMA and GCMA set-ups alike (ext4's block allocator,
-# tests/data/consoles/atomic-ext4.console; the virtio ring's descriptors). It
-# still counts when a frame of the report is cleancache's, GCMA's or CMA's.
-# splat_lines FILE prints each counted line as "S line" and each excused
-# report's first line as "A line".
-splat_lines() {
-	awk -v pat="$SPLAT" '
-	function done_alloc() {
-		if (alloc)
-			print (ours ? "S " : "A ") banner
-		alloc = 0
-	}
-	/page allocation failure: order:[0-9]+, mode:0x[0-9a-f]+\((GFP_ATOMIC|GFP_NOWAIT)[|)]/ {
-		done_alloc(); alloc = 1; ours = 0; banner = $0; next
-	}
-	alloc && /<\/TASK>|Mem-Info:/ { done_alloc(); next }
-	alloc && /cleancache|gcma|cma_/ { ours = 1 }
-	alloc && /Call [Tt]race:/ { next }
-	$0 ~ pat { print "S " $0 }
-	END { done_alloc() }' "$1" 2>/dev/null
-}
+# What a kernel prints when something went wrong is the harness's one list
+# (harness/run/console.c, which also counts a run's kernel_warnings):
+# oopses and BUGs (KASAN, UBSAN, general protection faults, sleeping in
+# atomic context, bad page state), WARNINGs (lockdep, DEBUG_VM), list
+# corruption, stalls, and any other stack dump (an OOM report). One
+# exception: the report of a failed atomic allocation (GFP_ATOMIC,
+# GFP_NOWAIT) whose frames are none of cleancache's, GCMA's or CMA's; its
+# caller must cope with failure, and the memory pressure these tests make
+# on purpose has it happen now and then in writeback on CMA and GCMA set-ups
+# alike (tests/data/consoles/atomic-ext4.console). 'cmabench console FILE'
+# prints each counted line as "S line" and each excused report as "A line".
+# no_splat FILE succeeds when FILE has none; splats FILE prints the first
+# few as TAP comments.
+CMABENCH=${CMABENCH:-$(dirname "$0")/../cmabench}
+splat_lines() { "$CMABENCH" console "$1" 2>/dev/null; }
 no_splat() { [ -r "$1" ] && ! splat_lines "$1" | grep -q '^S '; }
 # the first splats, and the 30 console lines before the first: the console
 # of a VM test lives in its temporary directory, gone once it ends; then

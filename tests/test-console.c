@@ -3,6 +3,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "run/console.h"
@@ -38,6 +41,51 @@ static void test_trouble(void **state)
 	assert_int_equal(console_classify("[    1.0] Requested init /sbin/init failed (error -2)."), CON_NO_INIT);
 }
 
+/* The judge's patterns the runner counts too: stalls and list corruption are warnings. */
+static void test_stalls_and_lists(void **state)
+{
+	(void)state;
+	assert_int_equal(console_classify("[   60.0] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:"),
+			 CON_WARNING);
+	assert_int_equal(console_classify("[  120.0] INFO: task kworker/0:1:12 blocked for more than 120 seconds."),
+			 CON_WARNING);
+	assert_int_equal(console_classify("[    9.0] list_add corruption. prev->next should be next (ffff)"),
+			 CON_WARNING);
+	assert_int_equal(console_classify("[    9.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s!"),
+			 CON_OOPS);
+	assert_int_equal(console_classify("[    9.1] Call Trace:"), CON_STACK);
+	assert_int_equal(console_classify("[    9.1] Call trace:"), CON_STACK);
+}
+
+/* A whole console: counted lines, and an excused atomic failure's own stack. */
+static void test_judge(void **state)
+{
+	char *out = NULL;
+	size_t len = 0;
+	const char text[] =
+		"[ 1.0] kworker/u4:0: page allocation failure: order:0, mode:0x40830(GFP_ATOMIC|__GFP_COMP)\n"
+		"[ 1.1] Call Trace:\n"
+		"[ 1.2]  <TASK>\n"
+		"[ 1.3]  warn_alloc+0x1/0x2\n"
+		"[ 1.4]  </TASK>\n"
+		"[ 2.0] WARNING: CPU: 0 PID: 1 at mm/cma.c:1 cma_alloc+0x1/0x2\n"
+		"[ 2.1] Call Trace:\n";
+	FILE *in = fmemopen((void *)text, sizeof(text) - 1, "r");
+	FILE *o = open_memstream(&out, &len);
+	struct console_verdict v;
+
+	(void)state;
+	assert_int_equal(console_judge(in, o, &v), 0);
+	fclose(in);
+	fclose(o);
+	assert_int_equal(v.counted, 2);
+	assert_int_equal(v.excused, 1);
+	assert_non_null(strstr(out, "A [ 1.0] kworker/u4:0: page allocation failure"));
+	assert_non_null(strstr(out, "S [ 2.0] WARNING:"));
+	assert_null(strstr(out, "S [ 1.1]"));
+	free(out);
+}
+
 static void test_innocent(void **state)
 {
 	(void)state;
@@ -55,6 +103,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_trouble),
+		cmocka_unit_test(test_stalls_and_lists),
+		cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_innocent),
 	};
 

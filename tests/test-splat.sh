@@ -51,3 +51,24 @@ printf '[    1.0] CPU: 0 PID: 1\n[    1.1] Call trace:\n[    1.2]  show_stack+0x
 check "an arm64 stack dump counts" judged_bad "$t/arm64.console"
 check "splats prints the console lines before the first splat" \
 	splats_show "$d/oom.console" '^# console: .*invoked oom-killer'
+
+# The judge is the harness's list (cmabench console): what it added to the
+# tests' old list counts, and a "BUG:" inside another program's text does not
+printf '[    9.0] UBSAN: array-index-out-of-bounds in mm/cleancache.c:100:5\n' > "$t/ubsan.console"
+check "a UBSAN report counts" judged_bad "$t/ubsan.console"
+printf '[    9.0] general protection fault, probably for non-canonical address 0xdead: 0000 [#1] SMP\n' \
+	> "$t/gpf.console"
+check "a general protection fault counts" judged_bad "$t/gpf.console"
+printf '[    9.0] Internal error: synchronous external abort: 0000000096000410 [#1] SMP\n' \
+	> "$t/abort.console"
+check "an arm64 internal error counts" judged_bad "$t/abort.console"
+printf '[    9.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [kworker/0:1:12]\n' \
+	> "$t/lockup.console"
+check "a soft lockup counts" judged_bad "$t/lockup.console"
+printf '[    9.0] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\n' > "$t/stall.console"
+check "an RCU stall counts" judged_bad "$t/stall.console"
+printf '[    9.0] list_del corruption. next->prev should be ffff0000, but was dead000000000122\n' \
+	> "$t/list.console"
+check "list corruption counts" judged_bad "$t/list.console"
+printf '[    9.0] cma: Reserved 64 MiB\nfio: BUG: in the job name\n' > "$t/fio.console"
+check "a BUG: in a program's own text does not count" judged_good "$t/fio.console"

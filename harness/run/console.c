@@ -1,6 +1,9 @@
 #include "run/console.h"
 
+#include <regex.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct pattern {
@@ -9,7 +12,11 @@ struct pattern {
 	int anchored;       /* must start the message (after the printk timestamp) */
 };
 
-/* Order matters: the first match wins. */
+/*
+ * The one list of what a guest's console says, for the runner (line by
+ * line, while the VM runs) and the judge of whole consoles (the VM tests).
+ * Order matters: the first match wins.
+ */
 static const struct pattern patterns[] = {
 	{ "cmabench-init: done status=ok", CON_DONE_OK, 1 },
 	{ "cmabench-init: done", CON_DONE_FAILED, 1 },
@@ -25,7 +32,15 @@ static const struct pattern patterns[] = {
 	{ "Internal error: ", CON_OOPS, 1 },
 	{ "kernel BUG at ", CON_OOPS, 1 },
 	{ "UBSAN: ", CON_OOPS, 1 },
+	{ "Bad page ", CON_OOPS, 0 },
+	{ "BUG: soft lockup", CON_OOPS, 0 },
 	{ "WARNING: ", CON_WARNING, 1 },
+	{ "list_add corruption", CON_WARNING, 1 },
+	{ "list_del corruption", CON_WARNING, 1 },
+	{ "detected stall", CON_WARNING, 0 },
+	{ "blocked for more than", CON_WARNING, 0 },
+	{ "Call Trace:", CON_STACK, 1 },
+	{ "Call trace:", CON_STACK, 1 },
 	{ "Linux version ", CON_KERNEL_START, 1 },
 };
 
@@ -63,9 +78,92 @@ const char *console_event_name(enum console_event e)
 		[CON_NONE] = "none", [CON_KERNEL_START] = "kernel-start",
 		[CON_INIT_START] = "init-start", [CON_STEP] = "step",
 		[CON_DONE_OK] = "done-ok", [CON_DONE_FAILED] = "done-failed",
-		[CON_WARNING] = "warning", [CON_OOPS] = "oops", [CON_PANIC] = "panic",
+		[CON_WARNING] = "warning", [CON_STACK] = "stack", [CON_OOPS] = "oops",
+		[CON_PANIC] = "panic",
 		[CON_NO_INIT] = "no-init",
 	};
 
 	return names[e];
+}
+
+/* A report of a failed atomic allocation begins. */
+#define ATOMIC_FAILURE "page allocation failure: order:[0-9]+, mode:0x[0-9a-f]+\\((GFP_ATOMIC|GFP_NOWAIT)[|)]"
+
+static bool trouble(enum console_event e)
+{
+	return e == CON_WARNING || e == CON_STACK || e == CON_OOPS || e == CON_PANIC;
+}
+
+struct judge {
+	FILE *out;
+	struct console_verdict *v;
+	bool alloc, ours;   /* inside an atomic failure's report; a frame of ours in it */
+	char *banner;
+};
+
+static void counted(struct judge *j, const char *line)
+{
+	j->v->counted++;
+	if (j->out)
+		fprintf(j->out, "S %s\n", line);
+}
+
+static void end_alloc(struct judge *j)
+{
+	if (!j->alloc)
+		return;
+	if (j->ours)
+		counted(j, j->banner);
+	else {
+		j->v->excused++;
+		if (j->out)
+			fprintf(j->out, "A %s\n", j->banner);
+	}
+	j->alloc = false;
+	free(j->banner);
+	j->banner = NULL;
+}
+
+int console_judge(FILE *in, FILE *out, struct console_verdict *v)
+{
+	struct judge j = { .out = out, .v = v };
+	regex_t atomic;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	memset(v, 0, sizeof(*v));
+	if (!in)
+		return -1;
+	if (regcomp(&atomic, ATOMIC_FAILURE, REG_EXTENDED | REG_NOSUB))
+		return -1;
+	while ((n = getline(&line, &cap, in)) >= 0) {
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (!regexec(&atomic, line, 0, NULL, 0)) {
+			end_alloc(&j);
+			j.alloc = true;
+			j.ours = false;
+			j.banner = strdup(line);
+			continue;
+		}
+		if (j.alloc && (strstr(line, "</TASK>") || strstr(line, "Mem-Info:"))) {
+			end_alloc(&j);
+			continue;
+		}
+		if (j.alloc && (strstr(line, "cleancache") || strstr(line, "gcma") ||
+				strstr(line, "cma_")))
+			j.ours = true;
+		enum console_event e = console_classify(line);
+
+		/* the excused report's own stack dump */
+		if (j.alloc && e == CON_STACK)
+			continue;
+		if (trouble(e))
+			counted(&j, line);
+	}
+	end_alloc(&j);
+	free(line);
+	regfree(&atomic);
+	return ferror(in) ? -1 : 0;
 }

@@ -12,14 +12,34 @@ enum console_event {
 	CON_STEP,           /* our init begins or ends a step */
 	CON_DONE_OK,        /* init finished, all steps passed */
 	CON_DONE_FAILED,    /* init finished, some step failed */
-	CON_WARNING,        /* kernel WARNING: recorded, the run goes on */
+	CON_WARNING,        /* kernel WARNING, stall, list corruption: recorded, the run goes on */
+	CON_STACK,          /* a stack dump ("Call Trace:"), with or without a banner */
 	CON_OOPS,           /* oops / BUG: the run is marked failed */
 	CON_PANIC,          /* kernel panic: the VM is stopped */
 	CON_NO_INIT,        /* the kernel could not start our init */
 };
 
+#include <stdio.h>
+
 /* Classifies one console line (without its newline). */
 enum console_event console_classify(const char *line);
 const char *console_event_name(enum console_event e);
+
+/* What the judge found in a whole console. */
+struct console_verdict {
+	size_t counted;     /* lines that say the kernel is in trouble */
+	size_t excused;     /* reports of failed atomic allocations outside our code */
+};
+
+/*
+ * The judge of a whole console (the VM tests' and 'cmabench console'): every
+ * warning, oops, panic or stack dump counts, except the report of a failed
+ * atomic allocation (GFP_ATOMIC, GFP_NOWAIT) none of whose frames is
+ * cleancache's, GCMA's or CMA's: its caller must cope with failure, and the
+ * tests' memory pressure has it happen in writeback on every set-up. Prints
+ * "S line" per counted line and "A line" per excused report to out (if not
+ * NULL). 0, or -1 if in cannot be read.
+ */
+int console_judge(FILE *in, FILE *out, struct console_verdict *v);
 
 #endif

@@ -144,6 +144,7 @@ static void on_line(struct watch *w, const char *line)
 			w->deadline = now_ns() + 3ull * 1000000000ull;
 		}
 		break;
+	case CON_STACK:         /* part of a report counted by its banner */
 	case CON_NONE:
 		break;
 	}
