@@ -70,26 +70,26 @@ static void run_from_json(struct ds_run *r, json_object *m)
 {
 	json_object *v;
 
-	set_str(&r->section, ds_jstr(m, "section"));
-	set_str(&r->setup, ds_jstr(m, "setup"));
-	set_str(&r->kernel, ds_jstr(m, "kernel_variant"));
-	set_str(&r->status, ds_jstr(m, "status"));
-	set_str(&r->scenario, ds_jstr(m, "scenario"));
-	set_str(&r->kernel_version, ds_jstr(m, "kernel_version"));
-	set_str(&r->accel, ds_jstr(m, "accelerator"));
-	set_str(&r->area, ds_jstr(m, "area"));
-	set_str(&r->allocations, ds_jstr(m, "allocations"));
-	set_str(&r->trace_problem, ds_jstr(m, "trace_problem"));
-	set_int(&r->area_bytes, ds_jint(m, "area_bytes"));
-	set_int(&r->memory_mib, ds_jint(m, "guest_memory_mib"));
-	set_int(&r->cpus, ds_jint(m, "guest_cpus"));
-	set_int(&r->vms_beside, ds_jint(m, "vms_beside"));
-	set_str(&r->baseline, ds_jstr(m, "baseline"));
-	set_str(&r->disk, ds_jstr(m, "disk"));
-	set_str(&r->arch, ds_jstr(m, "arch"));
+	set_str(&r->section, js_str(m, "section"));
+	set_str(&r->setup, js_str(m, "setup"));
+	set_str(&r->kernel, js_str(m, "kernel_variant"));
+	set_str(&r->status, js_str(m, "status"));
+	set_str(&r->scenario, js_str(m, "scenario"));
+	set_str(&r->kernel_version, js_str(m, "kernel_version"));
+	set_str(&r->accel, js_str(m, "accelerator"));
+	set_str(&r->area, js_str(m, "area"));
+	set_str(&r->allocations, js_str(m, "allocations"));
+	set_str(&r->trace_problem, js_str(m, "trace_problem"));
+	set_int(&r->area_bytes, js_int(m, "area_bytes"));
+	set_int(&r->memory_mib, js_int(m, "guest_memory_mib"));
+	set_int(&r->cpus, js_int(m, "guest_cpus"));
+	set_int(&r->vms_beside, js_int(m, "vms_beside"));
+	set_str(&r->baseline, js_str(m, "baseline"));
+	set_str(&r->disk, js_str(m, "disk"));
+	set_str(&r->arch, js_str(m, "arch"));
 	if (json_object_object_get_ex(m, "disk_scale", &v))
 		r->disk_scale = json_object_get_double(v);
-	if (ds_jint(m, "fill_target_pct") > 0)
+	if (js_int(m, "fill_target_pct") > 0)
 		r->fill_planned = true;
 	if (!r->rep && json_object_object_get_ex(m, "repetition", &v))
 		r->rep = json_object_get_int(v);
@@ -200,15 +200,15 @@ static void runs_from_top(struct dataset *ds, json_object *top)
 		return;
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
 		json_object *m = json_object_array_get_idx(runs, i);
-		const char *name = ds_jstr(m, "run");
+		const char *name = js_str(m, "run");
 		char *gen = NULL;
 		struct ds_run *r;
 
 		if (!name) {
-			if (!ds_jstr(m, "section"))
+			if (!js_str(m, "section"))
 				continue;
-			name = gen = xasprintf("%s-r%lld", ds_jstr(m, "section"),
-					       ds_jint(m, "repetition") > 0 ? ds_jint(m, "repetition") : 1);
+			name = gen = xasprintf("%s-r%lld", js_str(m, "section"),
+					       js_int(m, "repetition") > 0 ? js_int(m, "repetition") : 1);
 		}
 		r = find_run(ds, name) ? find_run(ds, name) : add_run(ds, name);
 		r->in_metadata = true;
@@ -251,9 +251,9 @@ static void finish_run(struct dataset *ds, struct ds_run *r, json_object *top, c
 		free(sec);
 	if (!r->rep)
 		r->rep = rep;
-	set_str(&r->scenario, ds_jstr(top, "scenario"));
+	set_str(&r->scenario, js_str(top, "scenario"));
 	set_str(&r->scenario, scn);
-	set_str(&r->accel, ds_jstr(top, "accelerator"));
+	set_str(&r->accel, js_str(top, "accelerator"));
 	if (!r->allocations)
 		facts_from_plan(ds, r);
 	set_str(&r->setup, "?");
@@ -282,7 +282,7 @@ static void load_runs(struct dataset *ds)
 	struct strlist dirs = { 0 };
 
 	free(path);
-	set_str(&ds->run_id, ds_jstr(top, "run_id"));
+	set_str(&ds->run_id, js_str(top, "run_id"));
 	runs_from_top(ds, top);
 	runs_dir = path_join(ds->dir, "runs");
 	ds_list_dir(runs_dir, &dirs);

@@ -8,21 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_object *jget(json_object *o, const char *a, const char *b)
-{
-	json_object *x = NULL, *y = NULL;
-
-	if (!o || !json_object_object_get_ex(o, a, &x))
-		return NULL;
-	if (!b)
-		return x;
-	return json_object_object_get_ex(x, b, &y) ? y : NULL;
-}
-
 static long long clat_pct(json_object *dir, const char *pct)
 {
-	json_object *p = jget(jget(dir, "clat_ns", "percentile"), pct, NULL);
+	char *ptr = xasprintf("/clat_ns/percentile/%s", pct);
+	json_object *p = js_at(dir, ptr);
 
+	free(ptr);
 	return p ? json_object_get_int64(p) : DS_NONE;
 }
 
@@ -57,42 +48,43 @@ void ds_read_fio(struct dataset *ds, size_t ri)
 		root = start ? json_tokener_parse_ex(tok, start, (int)(jlen - (start - text))) : NULL;
 		json_tokener_free(tok);
 		free(text);
-		jobs = jget(root, "jobs", NULL);
-		if (!jobs || !json_object_is_type(jobs, json_type_array) ||
-		    !json_object_array_length(jobs)) {
+		jobs = js_arr(root, "jobs");
+		if (!jobs || !json_object_array_length(jobs)) {
 			ds_problem(r, fn, root ? "no jobs" : "not fio JSON (empty or truncated)");
 			json_object_put(root);
 			continue;
 		}
 		for (size_t j = 0; j < json_object_array_length(jobs); j++) {
 			json_object *job = json_object_array_get_idx(jobs, j);
-			json_object *rd = jget(job, "read", NULL), *wr = jget(job, "write", NULL), *v;
+			json_object *rd = js_at(job, "/read"), *wr = js_at(job, "/write");
+			long long runtime = js_int(job, "job_runtime"), error = js_int(job, "error");
 			struct ds_fio *x;
-			const char *name = ds_jstr(job, "jobname");
+			const char *name = js_str(job, "jobname");
 
 			x = ds_grow(&ds->fios, &ds->nfios, &ds->cap_fios, sizeof(*x));
 			x->run = ri;
 			x->file = xstrdup(fn);
 			x->job = xasprintf("%s", name ? name : "?");
-			x->read_iops = (v = jget(rd, "iops", NULL)) ? json_object_get_double(v) : 0;
-			x->read_bw = (v = jget(rd, "bw_bytes", NULL)) ? json_object_get_double(v) : 0;
-			x->write_iops = (v = jget(wr, "iops", NULL)) ? json_object_get_double(v) : 0;
-			x->write_bw = (v = jget(wr, "bw_bytes", NULL)) ? json_object_get_double(v) : 0;
+			x->read_iops = js_num(rd, "iops", 0);
+			x->read_bw = js_num(rd, "bw_bytes", 0);
+			x->write_iops = js_num(wr, "iops", 0);
+			x->write_bw = js_num(wr, "bw_bytes", 0);
 			x->read_p50 = clat_pct(rd, "50.000000");
 			x->read_p99 = clat_pct(rd, "99.000000");
 			x->write_p50 = clat_pct(wr, "50.000000");
 			x->write_p99 = clat_pct(wr, "99.000000");
-			if ((v = jget(job, "job_runtime", NULL)))
-				x->runtime_ms = json_object_get_int64(v);
+			if (runtime >= 0)
+				x->runtime_ms = runtime;
 			else {
-				long long a = (v = jget(rd, "runtime", NULL)) ? json_object_get_int64(v) : 0;
-				long long b = (v = jget(wr, "runtime", NULL)) ? json_object_get_int64(v) : 0;
+				long long a = js_int(rd, "runtime"), b = js_int(wr, "runtime");
 
 				x->runtime_ms = a > b ? a : b;
+				if (x->runtime_ms < 0)
+					x->runtime_ms = 0;
 			}
-			if ((v = jget(job, "error", NULL)) && json_object_get_int(v)) {
+			if (error > 0) {
 				DS_FLAG(x, "fio-error");
-				ds_problem(r, fn, "job %s: error %d", x->job, json_object_get_int(v));
+				ds_problem(r, fn, "job %s: error %lld", x->job, error);
 			}
 			if (!rd && !wr)
 				DS_FLAG(x, "no-io");

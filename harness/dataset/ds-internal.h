@@ -7,6 +7,7 @@
 #define CMB_DS_INTERNAL_H
 
 #include "lib/csv.h"
+#include "lib/json.h"
 #include "dataset/dataset.h"
 
 #include <json-c/json.h>
@@ -34,9 +35,6 @@ bool ds_open_csv(struct csv *c, const struct dataset *ds, struct ds_run *r, cons
 /* Grows *v (element size) so that one more element fits; returns it zeroed. */
 void *ds_grow(void *vp, size_t *n, size_t *cap, size_t size);
 
-/* json-c helpers: NULL / -1 when the key is absent or of another type. */
-const char *ds_jstr(json_object *o, const char *key);
-long long ds_jint(json_object *o, const char *key);
 
 /* The readers, in the order dataset_load calls them. */
 void ds_read_alloc(struct dataset *ds, size_t run);

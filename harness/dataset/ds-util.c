@@ -1,6 +1,6 @@
 /*
  * What the readers share (ds-internal.h): problems and flags of a run,
- * paths and CSV files of a run, growing arrays, json-c getters, and whether
+ * paths and CSV files of a run, growing arrays, and whether
  * a run counts. The driver (dataset.c) and every reader call these; none of
  * them calls back into the driver.
  */
@@ -45,25 +45,6 @@ void *ds_grow(void *vp, size_t *n, size_t *cap, size_t size)
 	at = (char *)*v + (*n)++ * size;
 	memset(at, 0, size);
 	return at;
-}
-
-const char *ds_jstr(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-long long ds_jint(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
-		return -1;
-	return json_object_get_int64(v);
 }
 
 bool ds_run_ok(const struct ds_run *r)

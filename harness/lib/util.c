@@ -530,3 +530,31 @@ char *trim(char *s)
 		s++;
 	return rtrim(s);
 }
+
+int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+bool have_program(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL;
+	bool found = false;
+
+	if (!prog || !*prog)
+		return false;
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	copy = xstrdup(path ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *p = path_join(d, prog);
+
+		found = access(p, X_OK) == 0;
+		free(p);
+	}
+	free(copy);
+	return found;
+}

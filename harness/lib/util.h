@@ -91,6 +91,10 @@ char *cmd_first_line(char *const argv[]);
 
 /* Trims trailing whitespace in place and returns s. */
 char *rtrim(char *s);
+/* qsort's comparison of long longs, ascending. */
+int cmp_ll(const void *a, const void *b);
+/* Whether prog runs from PATH (or is an executable path). */
+bool have_program(const char *prog);
 /* s without leading and trailing white space (in place). */
 char *trim(char *s);
 

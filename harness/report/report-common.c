@@ -136,13 +136,6 @@ double lat_us(const struct ds_alloc *a, enum lat_side side)
 	return v == DS_NONE ? NAN : v / 1000.0;
 }
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Request sizes of allocations tagged tag ("": the plan's) in any column, ascending. */
 size_t all_sizes(const struct report_col *cols, size_t ncols, const char *tag,
 			long long **out)

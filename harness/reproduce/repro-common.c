@@ -216,14 +216,6 @@ const char *range(struct over o)
 	return b;
 }
 
-int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-
 const char *zu(size_t n)
 {
 	static char buf[8][32];

@@ -99,7 +99,6 @@ struct over {
 };
 struct over over_reps(const double *v, size_t n);
 const char *range(struct over o);
-int cmp_ll(const void *a, const void *b);
 
 /* Published values: the source of a figure's first row, one value (NAN if none). */
 const char *pub_source(const struct published *pub, const char *figure);

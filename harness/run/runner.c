@@ -1,6 +1,6 @@
 /*
  * One planned run in one VM and the results directory it goes into: what a
- * local run (builtin-run.c) and a Slurm task (builtin-slurm.c) share. A
+ * local run (builtin-run.c) and a Slurm task (builtin-task.c, submit.c) share. A
  * scenario's runs are written under RESULTS/.tmp-<id>-XXXXXX (runner_stage)
  * and the directory is renamed to RESULTS/<id> when all have ended
  * (runner_finish).

@@ -9,28 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static bool in_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-	bool found = false;
-
-	if (!path)
-		return false;
-	copy = xstrdup(path);
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char *p = path_join(dir, name);
-
-		found = access(p, X_OK) == 0;
-		free(p);
-	}
-	free(copy);
-	return found;
-}
-
 bool slurm_available(void)
 {
-	return in_path("sbatch") && in_path("squeue") && in_path("scancel");
+	return have_program("sbatch") && have_program("squeue") && have_program("scancel");
 }
 
 int slurm_submit(const char *script, size_t ntasks, long cpus, const char *name,

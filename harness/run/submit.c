@@ -6,6 +6,7 @@
  * copies, so it plans exactly what was submitted.
  */
 #include "run/submit.h"
+#include "lib/json.h"
 #include "kbuild/image.h"
 #include "lib/signals.h"
 #include "run/slurm.h"
@@ -19,22 +20,6 @@
 #include <unistd.h>
 
 #define MANIFEST "submission.json"
-
-static const char *jstr(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : NULL;
-}
-
-static json_object *jarr(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_array)
-		       ? v
-		       : NULL;
-}
 
 static json_object *str_array(const struct strlist *l)
 {
@@ -73,11 +58,11 @@ static json_object *read_manifest(const char *stage)
 	char *path = path_join(stage, MANIFEST);
 	json_object *m = json_object_from_file(path);
 
-	if (!m || !jarr(m, "runs") || !jarr(m, "scenarios"))
+	if (!m || !js_arr(m, "runs") || !js_arr(m, "scenarios"))
 		err_msg("%s: not a cmabench submission (%s)", path,
 			m ? "no runs or scenarios" : json_util_get_last_err());
 	free(path);
-	return m && jarr(m, "runs") && jarr(m, "scenarios") ? m : NULL;
+	return m && js_arr(m, "runs") && js_arr(m, "scenarios") ? m : NULL;
 }
 
 /* Single quotes for /bin/sh; a path with one in it is refused. */
@@ -205,7 +190,7 @@ int submit_run(struct run_ctx *ctx, const struct selection *sel, const char *sta
 		return 1;
 	}
 	m = manifest_new(ctx, sel, stamp);
-	scns = jarr(m, "scenarios");
+	scns = js_arr(m, "scenarios");
 	for (size_t i = 0; i < sel->nscns; i++) {
 		json_object *s = json_object_new_object();
 		const char *base = strrchr(sel->scns[i].path, '/');
@@ -259,7 +244,7 @@ int submit_run(struct run_ctx *ctx, const struct selection *sel, const char *sta
 out:
 	/* Nothing was submitted: nothing of it stays. */
 	for (size_t i = 0; scns && i < json_object_array_length(scns); i++)
-		rm_rf(jstr(json_object_array_get_idx(scns, i), "tmpdir"));
+		rm_rf(js_str(json_object_array_get_idx(scns, i), "tmpdir"));
 	if (ctx->tmpdir && !job)
 		rm_rf(ctx->tmpdir);
 	rm_rf(stage);
@@ -388,13 +373,6 @@ static void cancel_and_drain(const char *job, size_t n, char (*state)[24], char 
 	err_msg("[slurm] job %s: tasks still listed a minute after scancel", job);
 }
 
-static double jnum(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : -1;
-}
-
 /*
  * VMs beside each run: the most runs of this submission on its host at any
  * moment of its life (runs on other hosts, or other users' jobs, are not
@@ -403,9 +381,9 @@ static double jnum(json_object *o, const char *key)
 void submit_set_beside(json_object **m, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		double s = jnum(m[i], "start_unix"), e = jnum(m[i], "end_unix");
+		double s = js_num(m[i], "start_unix", -1), e = js_num(m[i], "end_unix", -1);
 		json_object *h;
-		const char *host = json_object_object_get_ex(m[i], "host", &h) ? jstr(h, "name")
+		const char *host = json_object_object_get_ex(m[i], "host", &h) ? js_str(h, "name")
 										: NULL;
 		int most = 0;
 
@@ -413,7 +391,7 @@ void submit_set_beside(json_object **m, size_t n)
 			continue;
 		/* The count only rises at another run's start (or at s itself). */
 		for (size_t k = 0; k <= n; k++) {
-			double at = k == n ? s : jnum(m[k], "start_unix");
+			double at = k == n ? s : js_num(m[k], "start_unix", -1);
 			int c = 0;
 
 			if (at < s || at >= e)
@@ -421,11 +399,11 @@ void submit_set_beside(json_object **m, size_t n)
 			for (size_t o = 0; o < n; o++) {
 				json_object *oh;
 				const char *ohost = json_object_object_get_ex(m[o], "host", &oh)
-							    ? jstr(oh, "name")
+							    ? js_str(oh, "name")
 							    : NULL;
 
 				if (o != i && ohost && !strcmp(ohost, host) &&
-				    jnum(m[o], "start_unix") <= at && jnum(m[o], "end_unix") > at)
+				    js_num(m[o], "start_unix", -1) <= at && js_num(m[o], "end_unix", -1) > at)
 					c++;
 			}
 			if (c > most)
@@ -485,25 +463,25 @@ static json_object *collect_run(const char *tmpdir, const struct run *r, const c
 /* Loads the submission's scenarios from their staged copies, as a task does. */
 static int load_submitted(const struct cmb_env *env, json_object *man, struct selection *sel)
 {
-	json_object *scns = jarr(man, "scenarios");
+	json_object *scns = js_arr(man, "scenarios");
 	size_t n = json_object_array_length(scns);
 	char **args = xcalloc(n, sizeof(*args));
 	int rc;
 
-	array_strs(jarr(man, "only"), &sel->only);
-	array_strs(jarr(man, "sets"), &sel->sets);
+	array_strs(js_arr(man, "only"), &sel->only);
+	array_strs(js_arr(man, "sets"), &sel->sets);
 	for (size_t i = 0; i < n; i++) {
 		json_object *s = json_object_array_get_idx(scns, i);
 
-		args[i] = path_join(jstr(s, "tmpdir"), jstr(s, "file"));
+		args[i] = path_join(js_str(s, "tmpdir"), js_str(s, "file"));
 	}
 	rc = selection_load(env, sel, (int)n, args);
 	for (size_t i = 0; i < n; i++)
 		free(args[i]);
 	free(args);
-	if (!rc && sel->plan.n != json_object_array_length(jarr(man, "runs"))) {
+	if (!rc && sel->plan.n != json_object_array_length(js_arr(man, "runs"))) {
 		err_msg("the staged scenarios plan %zu runs, the submission %zu", sel->plan.n,
-			json_object_array_length(jarr(man, "runs")));
+			json_object_array_length(js_arr(man, "runs")));
 		rc = 1;
 	}
 	return rc;
@@ -513,8 +491,8 @@ static int complete(const struct cmb_env *env, const struct run_hooks *hooks, js
 		    const struct selection *sel, const char *stage, char (*state)[24], char (*node)[64], struct strbuf *summary,
 		    size_t *nfail_all)
 {
-	json_object *scns = jarr(man, "scenarios");
-	const char *job = jstr(man, "job");
+	json_object *scns = js_arr(man, "scenarios");
+	const char *job = js_str(man, "job");
 	size_t n = sel->plan.n;
 	json_object **metas = xcalloc(n, sizeof(*metas));
 	int rc = 0;
@@ -524,7 +502,7 @@ static int complete(const struct cmb_env *env, const struct run_hooks *hooks, js
 
 		for (size_t s = 0; s < sel->nscns; s++)
 			if (r->scn == &sel->scns[s])
-				metas[i] = collect_run(jstr(json_object_array_get_idx(scns, s),
+				metas[i] = collect_run(js_str(json_object_array_get_idx(scns, s),
 							    "tmpdir"),
 						       r, stage, job, i, state[i], node[i]);
 	}
@@ -536,11 +514,11 @@ static int complete(const struct cmb_env *env, const struct run_hooks *hooks, js
 		size_t nfail = 0;
 		char *copy;
 
-		ctx.accel = jstr(man, "accelerator");
-		ctx.qemu_version = xstrdup(jstr(man, "qemu_version"));
-		ctx.results_root = xstrdup(jstr(man, "results_root"));
-		ctx.run_id = xstrdup(jstr(js, "run_id"));
-		ctx.tmpdir = xstrdup(jstr(js, "tmpdir"));
+		ctx.accel = js_str(man, "accelerator");
+		ctx.qemu_version = xstrdup(js_str(man, "qemu_version"));
+		ctx.results_root = xstrdup(js_str(man, "results_root"));
+		ctx.run_id = xstrdup(js_str(js, "run_id"));
+		ctx.tmpdir = xstrdup(js_str(js, "tmpdir"));
 		for (size_t i = 0; i < n; i++) {
 			if (sel->plan.runs[i].scn != &sel->scns[s])
 				continue;
@@ -555,7 +533,7 @@ static int complete(const struct cmb_env *env, const struct run_hooks *hooks, js
 		json_object_to_file_ext(copy, man, JSON_C_TO_STRING_PRETTY |
 						     JSON_C_TO_STRING_NOSLASHESCAPE);
 		free(copy);
-		top = runner_top(&ctx, jstr(man, "stamp"));
+		top = runner_top(&ctx, js_str(man, "stamp"));
 		json_object_object_add(top, "executor", json_object_new_string("slurm"));
 		json_object_object_add(top, "slurm_job", json_object_new_string(job));
 		if (runner_finish(&ctx, top, runs, nfail))
@@ -591,7 +569,7 @@ int submit_wait(const struct cmb_env *env, const struct run_hooks *hooks, const 
 
 	if (!man)
 		return 1;
-	if (!(job = jstr(man, "job"))) {
+	if (!(job = js_str(man, "job"))) {
 		err_msg("%s/%s: no job id: the submission did not reach Slurm", stage, MANIFEST);
 		goto out;
 	}
@@ -618,8 +596,8 @@ int submit_wait(const struct cmb_env *env, const struct run_hooks *hooks, const 
 	if (interrupted()) {
 		err_msg("interrupted: job %s cancelled, its partial results removed", job);
 		cancel_and_drain(job, n, state, node);
-		for (size_t i = 0; i < json_object_array_length(jarr(man, "scenarios")); i++)
-			rm_rf(jstr(json_object_array_get_idx(jarr(man, "scenarios"), i), "tmpdir"));
+		for (size_t i = 0; i < json_object_array_length(js_arr(man, "scenarios")); i++)
+			rm_rf(js_str(json_object_array_get_idx(js_arr(man, "scenarios"), i), "tmpdir"));
 		rm_rf(stage);
 		rc = 130;
 		goto out;
@@ -653,7 +631,7 @@ int submit_task(struct cmb_env *env, const struct run_hooks *hooks, const char *
 
 	if (!man)
 		return 1;
-	scns = jarr(man, "scenarios");
+	scns = js_arr(man, "scenarios");
 	if (load_submitted(env, man, &sel))
 		goto out;
 	if (index < 0 || (size_t)index >= sel.plan.n) {
@@ -661,31 +639,31 @@ int submit_task(struct cmb_env *env, const struct run_hooks *hooks, const char *
 		goto out;
 	}
 	r = &sel.plan.runs[index];
-	want = json_object_array_get_idx(jarr(man, "runs"), (size_t)index);
-	if (strcmp(r->name, jstr(want, "name")) || strcmp(r->scn->name, jstr(want, "scenario"))) {
+	want = json_object_array_get_idx(js_arr(man, "runs"), (size_t)index);
+	if (strcmp(r->name, js_str(want, "name")) || strcmp(r->scn->name, js_str(want, "scenario"))) {
 		err_msg("task %ld: the staged scenarios plan %s/%s, the submission %s/%s", index,
-			r->scn->name, r->name, jstr(want, "scenario"), jstr(want, "name"));
+			r->scn->name, r->name, js_str(want, "scenario"), js_str(want, "name"));
 		goto out;
 	}
 	for (size_t s = 0; s < sel.nscns; s++)
 		if (r->scn == &sel.scns[s])
-			ctx.tmpdir = xstrdup(jstr(json_object_array_get_idx(scns, s), "tmpdir"));
-	ctx.results_root = xstrdup(jstr(man, "results_root"));
+			ctx.tmpdir = xstrdup(js_str(json_object_array_get_idx(scns, s), "tmpdir"));
+	ctx.results_root = xstrdup(js_str(man, "results_root"));
 	one = (struct plan){ .runs = (struct run *)r, .n = 1 };
 	if (runner_kernels(&ctx, &one) || runner_images(&ctx, &one) || interrupted())
 		goto out;
 	/* The accelerator the submitting host chose: every task alike. */
-	env->accel = jstr(man, "accelerator");
+	env->accel = js_str(man, "accelerator");
 	runner_accel(&ctx);
 	free(ctx.accel_reason);
 	ctx.accel_reason = xasprintf("%s (chosen on the submitting host)",
-				     jstr(man, "accelerator_reason"));
+				     js_str(man, "accelerator_reason"));
 	/* measured on the submitting host, for every task alike */
 	for (unsigned int a = 0; a < cmb_arches_count && a < RUNNER_MAX_ARCHES; a++) {
 		char *k = a ? xasprintf("copy_slowdown_%s", cmb_arches[a].name)
 			    : xstrdup("copy_slowdown");
 
-		ctx.copy_slowdown[a] = jnum(man, k);
+		ctx.copy_slowdown[a] = js_num(man, k, -1);
 		free(k);
 	}
 	m = runner_run_one(&ctx, r, (size_t)index, sel.plan.n, NULL);

@@ -74,28 +74,6 @@ char *arch_cc(const struct cmb_arch *a)
 	return a->cross_compile ? xasprintf("%sgcc", a->cross_compile) : xstrdup("gcc");
 }
 
-/* Whether prog runs from PATH (or is an executable path). */
-static bool have_program(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL;
-	bool found = false;
-
-	if (!prog || !*prog)
-		return false;
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
-	copy = xstrdup(path ? path : "/usr/bin:/bin");
-	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = path_join(d, prog);
-
-		found = access(p, X_OK) == 0;
-		free(p);
-	}
-	free(copy);
-	return found;
-}
-
 char *arch_missing(const struct cmb_env *env, const struct cmb_arch *a)
 {
 	struct strbuf sb = { 0 };
