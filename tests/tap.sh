@@ -7,6 +7,29 @@ notok() { n=$((n + 1)); echo "not ok $n - $*"; }
 val() { cat "$1" 2>/dev/null || echo 0; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
+# vm_test: a VM test's start: CMABENCH from make check, and $res, a
+# temporary results directory removed on exit (a test that sources another
+# keeps the one it made).
+vm_test() {
+	: "${CMABENCH:?set by make check}"
+	if [ -z "${res:-}" ]; then
+		res=$(mktemp -d)
+		trap 'rm -rf "$res"' EXIT
+	fi
+}
+
+# csv_rows FILE EXPR [COLUMN]: the data rows of CSV file FILE for which the
+# awk expression EXPR holds, its columns named as in FILE's header (e.g.
+# 'pages == 1024 && success == 1'); with COLUMN, that column's value only.
+# Nothing when FILE cannot be read.
+csv_rows() {
+	[ -r "$1" ] || return 0
+	_cr_set=$(head -n 1 "$1" | tr -d '\r' | awk -F, '{ for (i = 1; i <= NF; i++)
+		if ($i ~ /^[a-z_][a-z0-9_]*$/) printf "%s = $%d; ", $i, i }')
+	_cr_out=${3:+$3}
+	awk -F, "NR > 1 { $_cr_set if ($2) print ${_cr_out:-\$0} }" "$1"
+}
+
 # What a kernel prints when something went wrong is the harness's one list
 # (harness/run/console.c, which also counts a run's kernel_warnings):
 # oopses and BUGs (KASAN, UBSAN, general protection faults, sleeping in
@@ -20,8 +43,7 @@ check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 # prints each counted line as "S line" and each excused report as "A line".
 # no_splat FILE succeeds when FILE has none; splats FILE prints the first
 # few as TAP comments.
-CMABENCH=${CMABENCH:-$(dirname "$0")/../cmabench}
-splat_lines() { "$CMABENCH" console "$1" 2>/dev/null; }
+splat_lines() { "${CMABENCH:?set by make check}" console "$1" 2>/dev/null; }
 no_splat() { [ -r "$1" ] && ! splat_lines "$1" | grep -q '^S '; }
 # the first splats, and the 30 console lines before the first: the console
 # of a VM test lives in its temporary directory, gone once it ends; then

@@ -4,6 +4,7 @@
 # Prints TAP.
 here=$(dirname "$0")
 . "$here/tap.sh"
+CMABENCH=${CMABENCH:-$here/../cmabench}
 d=$here/data/consoles
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT INT TERM

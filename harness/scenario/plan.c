@@ -183,8 +183,11 @@ void plan_files(const struct run *r, struct strlist *out)
 
 	if (s->fio)
 		sl_addf(out, "workloads/fio/%s", s->fio);
-	if (s->script)
+	if (s->script) {
 		sl_addf(out, "workloads/guest/scripts/%s", s->script);
+		/* what the scripts share (counters) */
+		sl_add(out, "workloads/guest/scripts/lib.sh");
+	}
 	for (size_t i = 0; i < s->bg.n; i++)
 		if (s->bg.v[i].w->file_dir) {
 			char *f = xasprintf("%s/%s", s->bg.v[i].w->file_dir, s->bg.v[i].arg);

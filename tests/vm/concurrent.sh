@@ -3,12 +3,10 @@
 # results root both complete, into two directories (the second claims
 # NAME-2), each named in its own metadata, each with its report, and no
 # temporary directory is left. Prints TAP.
-: "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 
-res=$(mktemp -d)
-trap 'rm -rf "$res"' EXIT
+vm_test
 args="--only vanilla --results $res --set fio-runtime=2s --set alloc-count=2 --set fill=0"
 # shellcheck disable=SC2086
 "$CMABENCH" run $args smoke > "$res/a.log" 2>&1 &

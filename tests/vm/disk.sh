@@ -3,12 +3,10 @@
 # on the scratch disk stay within the emmc profile's limits (250 MB/s read,
 # 125 MB/s write, with 5% for the throttle's bucket), and the throttle
 # bites: the unthrottled host disk is faster, where TCG lets it be. Prints TAP.
-: "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 
-res=$(mktemp -d)
-trap 'rm -rf "$res"' EXIT
+vm_test
 cat > "$res/disk.scn" <<'SCN'
 [global]
 kernel=vanilla
@@ -31,12 +29,12 @@ rc=$?
 dir=$(ls -d "$res"/disk-* 2>/dev/null | head -n 1)
 check "cmabench run of the disk check succeeded (exit $rc)" [ "$rc" -eq 0 ]
 # MB/s (10^6) of a section's job from the data set's fio.csv
-bw() { # section job column(read_bw_bytes=10, write_bw_bytes=14)
-	awk -F, -v s="$1" -v j="$2" -v c="$3" '$2 == s && $8 == j { printf "%.0f", $c / 1e6 }' \
-		"$dir/data/fio.csv" 2>/dev/null
+bw() { # section job column
+	csv_rows "$dir/data/fio.csv" "section == \"$1\" && job == \"$2\"" "sprintf(\"%.0f\", $3 / 1e6)" |
+		head -n 1
 }
-er=$(bw emmc seqread 10); ew=$(bw emmc seqwrite 14)
-hr=$(bw host seqread 10); hw=$(bw host seqwrite 14)
+er=$(bw emmc seqread read_bw_bytes); ew=$(bw emmc seqwrite write_bw_bytes)
+hr=$(bw host seqread read_bw_bytes); hw=$(bw host seqwrite write_bw_bytes)
 echo "# MB/s: emmc read ${er:-?} write ${ew:-?}; host read ${hr:-?} write ${hw:-?}"
 check "emmc: reads at most 250 MB/s +5% (got ${er:-none})" awk -v x="${er:-999999}" 'BEGIN { exit !(x > 0 && x <= 262.5) }'
 check "emmc: writes at most 125 MB/s +5% (got ${ew:-none})" awk -v x="${ew:-999999}" 'BEGIN { exit !(x > 0 && x <= 131.25) }'

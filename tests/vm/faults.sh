@@ -4,12 +4,10 @@
 # Each must be reported, leave no QEMU behind, and (except Ctrl-C) still
 # produce a results directory; a typo in a scenario stops everything before
 # any VM starts. Prints TAP.
-: "${CMABENCH:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 no_qemu() { ! pgrep -f "qemu-system-x86_64.*$res" > /dev/null; }
 
-res=$(mktemp -d)
-trap 'rm -rf "$res"' EXIT
+vm_test
 
 # A typo: refused with file:line, nothing started.
 sed 's/^memory=/memroy=/' "$(dirname "$0")/../../workloads/scenarios/smoke.scn" > "$res/typo.scn"

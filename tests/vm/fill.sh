@@ -6,12 +6,10 @@
 # guest never meets the OOM killer; a set-up without an area runs the
 # fill's readers beside its job too (fill.csv says load); a paced keeper
 # (fill-keep=paced) reads only while its area is short. Prints TAP.
-: "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 
-res=$(mktemp -d)
-trap 'rm -rf "$res"' EXIT
+vm_test
 cat > "$res/fill.scn" <<'SCN'
 [global]
 kernel=gcma
@@ -45,31 +43,31 @@ dir=$(ls -d "$res"/fill-* 2>/dev/null | head -n 1)
 check "cmabench run of a filled scenario succeeded (exit $rc)" [ "$rc" -eq 0 ]
 for r in cma-r1 gcma-r1; do
 	run="$dir/runs/$r"
-	st=$(awk -F, 'NR == 2 { print $5 }' "$run/fill.csv" 2>/dev/null)
-	reached=$(awk -F, 'NR == 2 { print $3 }' "$run/fill.csv" 2>/dev/null)
-	secs=$(awk -F, 'NR == 2 { print $4 }' "$run/fill.csv" 2>/dev/null)
+	st=$(csv_rows "$run/fill.csv" 1 status | head -n 1)
+	reached=$(csv_rows "$run/fill.csv" 1 reached_pct | head -n 1)
+	secs=$(csv_rows "$run/fill.csv" 1 seconds | head -n 1)
 	echo "# $r: fill reached ${reached:-?}% in ${secs:-?} s"
 	check "$r: the area was filled (fill.csv: ${st:-missing})" [ "$st" = filled ]
-	first=$(awk -F, 'NR == 2 { print $11 }' "$run/alloc.csv" 2>/dev/null)
+	first=$(csv_rows "$run/alloc.csv" 1 area_occupancy_pct | head -n 1)
 	check "$r: the first allocation met an area >= 90% full (got ${first:-none})" \
 		awk -v o="${first:-0}" 'BEGIN { exit !(o >= 90) }'
-	rows=$(awk -F, 'NR > 1 && $11 != ""' "$run/alloc.csv" 2>/dev/null | wc -l)
+	rows=$(csv_rows "$run/alloc.csv" 'area_occupancy_pct != ""' | wc -l)
 	check "$r: every allocation row carries an occupancy ($rows of 4)" [ "$rows" -eq 4 ]
 	check "$r: the filler ran until the backgrounds stopped" grep -q '^fill,[0-9]*,ran,' "$run/backgrounds.csv"
-	busy=$(awk -F, 'NR == 2 && $1 > 0 { printf "%.0f", 100 * $3 / $1 }' "$run/fill-keeper.csv" 2>/dev/null)
+	busy=$(csv_rows "$run/fill-keeper.csv" 'keep_seconds > 0' 'sprintf("%.0f", 100 * reading_seconds / keep_seconds)' | head -n 1)
 	check "$r: the streaming keeper read on after the fill (reading ${busy:-?}% of the time)" \
 		awk -v b="${busy:-0}" 'BEGIN { exit !(b >= 90) }'
 	check "$r: samples carry the area's tenants" grep -q ',area,tenants,' "$run/samples.csv"
 	check "$r: no OOM killer" sh -c "! grep -q 'invoked oom-killer' '$run/console.log'"
 done
 nr="$dir/runs/none-r1"
-st=$(awk -F, 'NR == 2 { print $1 "," $5 }' "$nr/fill.csv" 2>/dev/null)
+st=$(csv_rows "$nr/fill.csv" 1 'area "," status' | head -n 1)
 check "none: the fill's load ran without an area (fill.csv: ${st:-missing})" [ "$st" = none,load ]
 check "none: its load ran until the backgrounds stopped" grep -q '^fill,[0-9]*,ran,' "$nr/backgrounds.csv"
-kept=$(awk -F, 'NR == 2 { print $2 }' "$nr/fill-keeper.csv" 2>/dev/null)
+kept=$(csv_rows "$nr/fill-keeper.csv" 1 read_mb | head -n 1)
 check "none: its readers read on beside the job, as the others' (${kept:-?} MiB)" [ "${kept:-0}" -gt 0 ]
 pr="$dir/runs/gcma-paced-r1"
-busy=$(awk -F, 'NR == 2 && $1 > 0 { printf "%.0f", 100 * $3 / $1 }' "$pr/fill-keeper.csv" 2>/dev/null)
+busy=$(csv_rows "$pr/fill-keeper.csv" 'keep_seconds > 0' 'sprintf("%.0f", 100 * reading_seconds / keep_seconds)' | head -n 1)
 check "gcma-paced: the area was filled" grep -q ',filled,' "$pr/fill.csv"
 check "gcma-paced: its keeper read only while the area was short (reading ${busy:-?}% of the time)" \
 	awk -v b="${busy:-100}" 'BEGIN { exit !(b < 50) }'

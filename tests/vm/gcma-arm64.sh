@@ -57,7 +57,7 @@ check "/sys/kernel/mm/cma/reserved/gcma reads 0" \
 	grep -qx 0 "$plain/snapshots/before/sys-cma/reserved/gcma"
 check "no cleancache backend was registered for it" \
 	sh -c "! grep -q \"cleancache: registered 'reserved'\" '$plain/console.log'"
-okrows=$(awk -F, 'NR > 1 && $3 == 1024 && $6 == 1' "$plain/alloc.csv" 2>/dev/null | wc -l)
+okrows=$(csv_rows "$plain/alloc.csv" 'pages == 1024 && success == 1' | wc -l)
 check "four 1024-page allocations from the plain CMA area succeeded ($okrows/4)" [ "$okrows" -eq 4 ]
 check "no BUG or oops on its console" no_splat "$plain/console.log"
 

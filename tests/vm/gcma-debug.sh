@@ -55,8 +55,8 @@ check "stress: the area was filled before the stress began ($fill)" \
 # Allocations: how many of each loop succeeded, and how many calls of the
 # two loops overlapped in time (both in cma_alloc at once).
 for a in small large; do
-	s=$(awk -F, 'NR > 1 && $6 == 1' "$run/alloc-$a.csv" 2>/dev/null | wc -l)
-	f=$(awk -F, 'NR > 1 && $6 != 1' "$run/alloc-$a.csv" 2>/dev/null | wc -l)
+	s=$(csv_rows "$run/alloc-$a.csv" 'success == 1' | wc -l)
+	f=$(csv_rows "$run/alloc-$a.csv" 'success != 1' | wc -l)
 	echo "# stress: $a allocations: $s succeeded, $f failed"
 	# failures come only from the bitmap's fragmentation by the other loop
 	check "stress: at least 90% of the $a allocation loop's requests succeeded ($s of $((s + f)))" \

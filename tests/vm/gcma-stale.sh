@@ -14,12 +14,10 @@
 # load as a check of the checker. CMABENCH_STALE_APPEND adds to the gcma
 # kernels' command line; GCMA_ARCH=arm64 runs it on arm64 guests
 # (tests/vm/gcma-arm64.sh sources it after its own checks). Prints TAP.
-: "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 
-res=${res:-$(mktemp -d)}
-trap 'rm -rf "$res"' EXIT
+vm_test
 extra=${CMABENCH_STALE_APPEND:-}
 cat > "$res/stale.scn" <<SCN
 [global]

@@ -9,7 +9,6 @@
 # on the debug kernel, with GCMA_MEMORY and GCMA_APPEND (added to the
 # scenario's command line) for what it needs, and GCMA_BAD_BOOT=no
 # without the malformed gcma= boot (tests/vm/gcma-debug.sh).
-: "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 ARCH=${GCMA_ARCH:-x86_64}
@@ -18,8 +17,7 @@ set -- --set "arch=$ARCH" --set "kernel=$KERNEL"
 [ -n "${GCMA_MEMORY:-}" ] && set -- "$@" --set "memory=$GCMA_MEMORY"
 [ -n "${GCMA_APPEND:-}" ] && set -- "$@" --set "append=cma=64M kunit.enable=1 $GCMA_APPEND"
 
-res=$(mktemp -d)
-trap 'rm -rf "$res"' EXIT
+vm_test
 "$CMABENCH" run --results "$res" "$@" gcma-functional
 rc=$?
 run=$(ls -d "$res"/gcma-functional-*/runs/gcma-r1 2>/dev/null | head -n 1)
@@ -47,17 +45,17 @@ echo "# cleancache: stores +$((s1 - s0)) over two reads of a file larger than RA
 check "reclaim stored pages in cleancache (stores $s0 -> $s1)" [ "$s1" -gt "$s0" ]
 check "re-reads hit cleancache (hits $h0 -> $h1)" [ "$h1" -gt "$h0" ]
 
-g=$(awk -F, 'NR > 1 && $6 == 1' "$run/alloc-gcma.csv" 2>/dev/null | wc -l)
+g=$(csv_rows "$run/alloc-gcma.csv" 'success == 1' | wc -l)
 check "ten full-area gcma allocations succeeded with the cache hot ($g/10)" [ "$g" -eq 10 ]
-c=$(awk -F, 'NR > 1 && $6 == 1' "$run/alloc-cma.csv" 2>/dev/null | wc -l)
+c=$(csv_rows "$run/alloc-cma.csv" 'success == 1' | wc -l)
 echo "# full-area cma allocations succeeded: $c/10"
 for a in gcma cma; do
 	for ok in 1 0; do
-		awk -F, -v ok=$ok 'NR > 1 && $6 == ok { print $5 }' "$run/alloc-$a.csv" 2>/dev/null | sort -n |
+		csv_rows "$run/alloc-$a.csv" "success == $ok" latency_ns | sort -n |
 			awk -v a=$a -v ok=$ok '{ v[NR] = $1 } END { if (NR) printf "# %s: %d %s full 64 MiB allocations under re-read load, median %.3f ms\n", a, NR, ok ? "successful" : "failed", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 1e6 }'
 	done
 done
-over=$(awk -F, 'NR == 2 { print $6 "," $7 }' "$run/alloc-gcma-over.csv" 2>/dev/null)
+over=$(csv_rows "$run/alloc-gcma-over.csv" 1 'success "," errno' | head -n 1)
 check "one page more than the gcma area fails cleanly with an errno (success,errno: $over)" \
 	sh -c "echo '$over' | grep -qE '^0,[1-9][0-9]*$'"
 splats "$con"

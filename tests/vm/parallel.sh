@@ -2,12 +2,10 @@
 # VM test of 'cmabench run --jobs 2': two smoke runs (vanilla and gcma-kernel
 # kernels) at once, each pinned to a core of its own; both complete, and
 # each run's metadata says a VM ran beside it. Prints TAP.
-: "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 
-res=$(mktemp -d)
-trap 'rm -rf "$res"' EXIT
+vm_test
 cores=$(nproc)
 if [ "$cores" -lt 2 ]; then
 	echo "ok 1 # SKIP one host core: no two VMs can run at once"

@@ -2,12 +2,10 @@
 # VM test: runs the smoke scenario on the vanilla kernel (building it and the
 # image if needed) and checks what came back through 9p: metadata, fio JSON,
 # ten allocation records, counter snapshots. Prints TAP.
-: "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 
-res=$(mktemp -d)
-trap 'rm -rf "$res"' EXIT
+vm_test
 "$CMABENCH" run --only vanilla --results "$res" smoke
 rc=$?
 echo "# cmabench run exited $rc"
@@ -23,7 +21,7 @@ check "guest init started and finished" sh -c "grep -q 'cmabench-init: start' '$
 check "fio JSON came back and shows I/O" "$TESTS_BUILDDIR/check-fio-json" "$run/fio-randread-smoke.json"
 rows=$(tail -n +2 "$run/alloc.csv" 2>/dev/null | wc -l)
 check "ten allocation records (got $rows)" [ "$rows" -eq 10 ]
-okrows=$(awk -F, 'NR > 1 && $3 == 1024 && $6 == 1 && $5 > 0' "$run/alloc.csv" 2>/dev/null | wc -l)
+okrows=$(csv_rows "$run/alloc.csv" 'pages == 1024 && success == 1 && latency_ns > 0' | wc -l)
 check "all ten 1024-page allocations succeeded with a latency (got $okrows)" [ "$okrows" -eq 10 ]
 check "vmstat snapshots before and after" sh -c "[ -s '$run/snapshots/before/vmstat' ] && [ -s '$run/snapshots/after/vmstat' ]"
 succ=$(cat "$run/snapshots/after/sys-cma/reserved/alloc_pages_success" 2>/dev/null)

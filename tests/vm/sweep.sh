@@ -4,12 +4,10 @@
 # that each set-up kept its own results (per-request CSV, the background's
 # fio JSON and perf counts, background states, samples) and that the
 # report puts cma and gcma side by side. Prints TAP.
-: "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 
-res=$(mktemp -d)
-trap 'rm -rf "$res"' EXIT
+vm_test
 "$CMABENCH" run --results "$res" --set repeat=1 --set alloc-count=1 \
 	--set alloc-pages=1,512,4096 --set fio-size=256M --set warmup=2s latency-sweep
 rc=$?

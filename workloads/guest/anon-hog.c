@@ -13,13 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
+#include "guest.h"
 
 /* MemAvailable from /proc/meminfo, in KiB; 0 if unknown. */
 static long mem_available_kib(void)
@@ -78,8 +72,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "anon-hog: cannot size the hog (no MemAvailable)\n");
 		return 1;
 	}
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	stop_on_signals();
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED) {
 		fprintf(stderr, "anon-hog: mmap %zu bytes: %s\n", len, strerror(errno));

@@ -5,6 +5,7 @@
  * prefixes them with the time.
  */
 #include "area.h"
+#include "guest.h"
 
 int main(int argc, char **argv)
 {

@@ -190,8 +190,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "prepare"))
 		return prepare(dir, files);
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	stop_on_signals();
 	t0 = now_s();
 	do {
 		rc = build(dir, files, (int)jobs, (size_t)heap_mb, (int)work);

@@ -24,25 +24,9 @@
 #include <unistd.h>
 
 #include "area.h"
+#include "guest.h"
 
 #define MAX_SIZES 64
-
-/* As a background loop it is stopped with SIGTERM: finish the burst, write the CSV. */
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* splitmix64: small, seedable, the same sequence everywhere. */
 static uint64_t rng_state;
@@ -54,18 +38,6 @@ static uint64_t rng_next(void)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
-}
-
-static void sleep_ms(double ms)
-{
-	struct timespec ts;
-
-	if (ms <= 0)
-		return;
-	ts.tv_sec = (time_t)(ms / 1000);
-	ts.tv_nsec = (long)((ms - ts.tv_sec * 1000.0) * 1e6);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 /* Writes "n" to path; returns 0 or the errno of the write. */
@@ -199,8 +171,8 @@ int main(int argc, char **argv)
 	}
 	rng_state = (uint64_t)seed;
 	area_cma_dir = dir;
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	/* as a background loop: finish the burst, write the CSV */
+	stop_on_signals();
 	snprintf(alloc_path, sizeof(alloc_path), "%s/%s/alloc", dir, area);
 	snprintf(free_path, sizeof(free_path), "%s/%s/free", dir, area);
 	if (access(alloc_path, W_OK)) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "copy-rate.h"
+#include "guest.h"
 
 int main(void)
 {

@@ -283,8 +283,7 @@ int main(int argc, char **argv)
 	if (posix_memalign((void **)&buf, BLOCK, (size_t)nblocks * BLOCK) ||
 	    !(rbuf = malloc(rlen)) || make_pressure())
 		return 1;
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	stop_on_signals();
 	for (int r = 0; r < rounds && !stop; r++, done++)
 		if (run_round(1 + 3 * (uint64_t)r, buf, rbuf, rlen, &restored))
 			break;

@@ -1,25 +1,59 @@
-/* What the guest programs share: a stop flag set by SIGTERM/SIGINT, a clock. */
+/*
+ * What the guest programs share: a stop flag set by SIGTERM/SIGINT (a
+ * background workload is stopped with SIGTERM and finishes its output), the
+ * monotonic clock, and a sleep that outlasts signals.
+ */
 #ifndef GUEST_H
 #define GUEST_H
 
+#include <errno.h>
 #include <signal.h>
 #include <time.h>
 
 static volatile sig_atomic_t stop;
 
-static void on_signal(int sig)
+static inline void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
 }
 
+/* SIGTERM and SIGINT set stop. */
+static inline void stop_on_signals(void)
+{
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+}
+
 /* CLOCK_MONOTONIC in seconds. */
-static double now_s(void)
+static inline double now_s(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static inline long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Sleeps ms milliseconds, resumed after a signal. */
+static inline void sleep_ms(double ms)
+{
+	struct timespec ts;
+
+	if (ms <= 0)
+		return;
+	ts.tv_sec = (time_t)(ms / 1000);
+	ts.tv_nsec = (long)((ms - ts.tv_sec * 1000.0) * 1e6);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
 }
 
 #endif

@@ -24,7 +24,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t stop;
+#include "guest.h"
+
 static int data_fd;
 static off_t file_pages;
 static long page;
@@ -35,12 +36,6 @@ struct worker {
 	size_t nbufs;
 	unsigned long long reads, errors;
 };
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static long read_long(const char *dir, const char *area, const char *name)
 {
@@ -174,8 +169,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	stop_on_signals();
 
 	/* Fault in a buffer and keep the pages that landed in the area. */
 	len = (size_t)mb << 20;

@@ -322,8 +322,7 @@ int main(int argc, char **argv)
 	if (prepare())
 		return 1;
 
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	stop_on_signals();
 	nw = dio_writers + buf_writers;
 	w = calloc(nw ? nw : 1, sizeof(*w));
 	rd = calloc(readers, sizeof(*rd));

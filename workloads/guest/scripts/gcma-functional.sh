@@ -21,17 +21,10 @@
 set -u
 F=/mnt/scratch/verify.dat
 MB=${FILE_MB:-384}
-CC=/sys/kernel/debug/cleancache
+. "$P/lib.sh"
 
 pages_of() { # area name -> its size in pages
 	cat "/sys/kernel/debug/cma/$1/count"
-}
-
-counters() { # tag
-	mkdir -p "$R/cleancache-$1"
-	for f in "$CC"/*; do
-		[ -f "$f" ] && cat "$f" > "$R/cleancache-$1/${f##*/}"
-	done
 }
 
 # Reads F twice at once: every page is used twice while resident, so it is

@@ -13,17 +13,10 @@
 # area in the first try of this test. Environment from init: R (results),
 # AREA; STRESS_SECONDS (default 30) may come from the kernel command line.
 set -u
-CC=/sys/kernel/debug/cleancache
+. "$P/lib.sh"
 S=${STRESS_SECONDS:-30}
 mem_mb=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
 area_pages=$(cat "/sys/kernel/debug/cma/$AREA/count")
-
-counters() { # tag
-	mkdir -p "$R/cleancache-$1"
-	for f in "$CC"/*; do
-		[ -f "$f" ] && cat "$f" > "$R/cleancache-$1/${f##*/}"
-	done
-}
 
 counters start
 cma-alloc --area "$AREA" --loop --count 1 --pages 1,16,256,1024 --hold-ms 20 \

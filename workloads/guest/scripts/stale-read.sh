@@ -14,18 +14,10 @@
 # STALE_MB (default 1.5 x MemTotal) may come from the kernel command line.
 set -u
 F=/mnt/scratch/stale.dat
-CC=/sys/kernel/debug/cleancache
+. "$P/lib.sh"
 mem_mb=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
 MB=${STALE_MB:-$((mem_mb * 3 / 2))}
 SECONDS_=${STALE_SECONDS:-45}
-
-counters() { # tag
-	[ -d "$CC" ] || return 0
-	mkdir -p "$R/cleancache-$1"
-	for f in "$CC"/*; do
-		[ -f "$f" ] && cat "$f" > "$R/cleancache-$1/${f##*/}"
-	done
-}
 
 counters start
 dio-window --file /mnt/scratch/window.dat --size-mb 32 --pressure-file /mnt/scratch/pressure.dat \
