@@ -169,7 +169,7 @@ int bg_list_parse(struct bg_list *list, const char *text, const char **why)
 			continue;
 		w = workload_find(trim(t));
 		if (!w) {
-			*why = "has an unknown workload (fio:JOB, hog, pin-io, build, alloc, sampler)";
+			*why = "has an unknown workload (see 'cmabench help scenario')";
 			ret = -1;
 		} else if (w->arg && (!arg || !*trim(arg))) {
 			*why = "names fio without a job file (fio:JOB)";
