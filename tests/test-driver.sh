@@ -17,7 +17,7 @@ ln -s /dev/full "$d/full/alloc"
 
 "$DRIVER" --dir "$d" --area fake --count 3 --pages 1,512 --out "$d/a.csv" 2> "$d/a.err"
 check "sweep exits 0" [ $? -eq 0 ]
-check "CSV header" [ "$(head -n 1 "$d/a.csv")" = "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,area_total,area_tenants,area_occupancy_pct" ]
+check "CSV header" [ "$(head -n 1 "$d/a.csv")" = "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,area_total,area_tenants,area_occupancy_pct,timed_out" ]
 # the fake area has no count: its state is unknown, the cells empty
 check "area cells empty where the area's state cannot be read" [ "$(tail -n +2 "$d/a.csv" | cut -d, -f9-11 | sort -u)" = ",," ]
 check "one row per request (6)" [ "$(tail -n +2 "$d/a.csv" | wc -l)" -eq 6 ]
@@ -41,6 +41,33 @@ check "a missing area is an error naming the file" sh -c "[ $? -eq 1 ] && grep -
 check "a bad size is refused (exit 2)" [ $? -eq 2 ]
 "$DRIVER" --dir "$d" --area fake --pages 1 --interval-ms 5 --jitter-ms 9 > /dev/null 2>&1
 check "jitter above the interval is refused" [ $? -eq 2 ]
+
+# --timeout-ms: a request that never returns (a FIFO without a reader blocks
+# its open) is killed at its deadline, recorded as timed out, and the plan
+# goes on; nothing was allocated, so nothing is freed.
+mkdir -p "$d/slow" && mkfifo "$d/slow/alloc" && : > "$d/slow/free"
+t0=$(date +%s%N)
+"$DRIVER" --dir "$d" --area slow --count 2 --pages 4 --burst 2 --timeout-ms 200 --out "$d/t.csv" 2> "$d/t.err"
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "--timeout-ms: timed-out requests are not a driver error" [ $rc -eq 0 ]
+check "--timeout-ms: all 4 requests recorded, each timed out" [ "$(csv_rows "$d/t.csv" "timed_out == 1 && success == 0 && errno == 110 && latency_ns == 200000000" | wc -l)" -eq 4 ]
+check "--timeout-ms: the plan went on, each request ended at its deadline (${ms} ms)" [ "$ms" -ge 800 -a "$ms" -lt 3000 ]
+check "--timeout-ms: nothing freed for requests that allocated nothing" [ ! -s "$d/slow/free" ]
+check "--timeout-ms: the driver counts them" grep -q '4 failed (4 timed out)' "$d/t.err"
+"$DRIVER" --dir "$d" --area fake --count 3 --pages 2 --burst 2 --timeout-ms 5000 --out "$d/u.csv" 2> /dev/null
+check "--timeout-ms: fast requests complete in time (timed_out=0)" [ "$(csv_rows "$d/u.csv" "timed_out == 0 && success == 1" | wc -l)" -eq 6 ]
+
+# Rows are on disk as each burst ends: a driver killed half-way (its VM
+# stopped) leaves the rows it completed.
+"$DRIVER" --dir "$d" --area slow --count 20 --pages 4 --timeout-ms 100 --out "$d/p.csv" 2> /dev/null &
+pp=$!
+sleep 0.7
+kill -KILL "$pp"
+wait "$pp" 2> /dev/null
+rows=$(tail -n +2 "$d/p.csv" | wc -l)
+check "a killed driver kept the rows it completed ($rows)" [ "$rows" -ge 3 -a "$rows" -lt 20 ]
+check "its rows are whole" [ "$(csv_rows "$d/p.csv" "timed_out == 1" | wc -l)" -eq "$rows" ]
 
 # --loop: the sweep starts over until SIGTERM, sizes in plan order each pass.
 mkdir -p "$d/loop" && : > "$d/loop/alloc" && : > "$d/loop/free"

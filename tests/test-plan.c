@@ -41,7 +41,7 @@ static void test_expand(void **state)
 	assert_non_null(strstr(plan.runs[1].cmdline, " cma=256M"));
 	assert_null(strstr(plan.runs[2].cmdline, "cma="));
 	assert_non_null(strstr(plan.runs[0].steps, "area reserved\n"));
-	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1 60000\n"));
 	assert_non_null(strstr(plan.runs[0].steps, "fio read.fio FIO_RUNTIME=10 FIO_SIZE=64M\n"));
 	/* no area: no allocation step */
 	assert_null(strstr(plan.runs[2].steps, "alloc"));
@@ -119,7 +119,7 @@ static void test_workload_steps(void **state)
 		"bg build $(perf_prefix bg-build) build-sim run --dir /mnt/scratch/build --files 10 "
 		"--jobs 2 --work 32 --loop > $R/bg-build.log 2>&1\n",
 		"bg alloc cma-alloc --area reserved --count 10 --pages 16,32 --burst 4 --hold-ms 0 "
-		"--interval-ms 20 --jitter-ms 5 --seed 1 --loop --out $R/alloc.csv "
+		"--interval-ms 20 --jitter-ms 5 --seed 1 --timeout-ms 60000 --loop --out $R/alloc.csv "
 		"> $R/bg-alloc.log 2>&1\n",
 		"bg sampler sampler > $R/samples.csv 2>/dev/null\n",
 		"snapshot before\n",

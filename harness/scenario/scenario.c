@@ -147,6 +147,13 @@ static const struct key_def keys[] = {
 	  .help = "time between bursts" },
 	{ "alloc-jitter", K_ALLOC_JITTER, T_DURATION0, OFF(alloc_jitter), .def = "0",
 	  .help = "uniform ± jitter on the interval (at most the interval)" },
+	{ "alloc-timeout", K_ALLOC_TIMEOUT, T_DURATION0, OFF(alloc_timeout), .def = "60s",
+	  .help = "a request's deadline: one still running then is aborted (a fatal signal makes "
+		  "`alloc_contig_range()` give up), recorded as timed out (`timed_out=1`, errno "
+		  "ETIMEDOUT) with its latency censored at the deadline, and the plan goes on; `0`: "
+		  "none. 60s is five times the slowest request seen in a healthy run (11.4 s, CMA "
+		  "under `failure` on TCG), far beyond what a driver would wait, and it bounds a run: "
+		  "the derived `timeout` counts every request at its deadline" },
 	{ "seed", K_SEED, T_LONG, OFF(seed), .def = "1", .min = 0, .max = 1L << 30,
 	  .form = "integer",
 	  .help = "seed of the jitter generator: the same seed replays the same arrival times" },

@@ -10,6 +10,13 @@
  * +-jitter-ms drawn from a generator seeded with --seed, so a plan replays
  * exactly. One CSV row per request; a failed allocation is a data point
  * (success=0, errno), not an error of the driver.
+ *
+ * With --timeout-ms each request has a deadline: a burst's requests run in
+ * a child process, and a request still running at its deadline is aborted
+ * by SIGKILL (a fatal signal makes alloc_contig_range() give up with
+ * -EINTR). It is recorded as timed out (timed_out=1, errno ETIMEDOUT,
+ * latency censored at the deadline) and the plan goes on. Rows are written
+ * and flushed as each burst is freed: a run stopped half-way keeps them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <poll.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,18 +83,113 @@ static int free_pages(const char *path, long pages, int lock_fd)
 	return e;
 }
 
+/* One request as the process that made it saw it. */
+struct req {
+	long long start, lat;
+	int err;
+	int done;                   /* the write returned (err, lat valid) */
+};
+
+/* What a burst's child and its parent share (MAP_SHARED). */
+struct shared {
+	atomic_int cur;             /* the request under way, -1 before the first */
+	struct req r[256];
+};
+
+/* Requests first..k-1 of a burst, in this process. */
+static void do_requests(const char *path, long pages, int first, int k, struct shared *sh)
+{
+	for (int b = first; b < k; b++) {
+		sh->r[b].start = now_ns();
+		atomic_store(&sh->cur, b);
+		sh->r[b].err = write_pages(path, pages);
+		sh->r[b].lat = now_ns() - sh->r[b].start;
+		sh->r[b].done = 1;
+	}
+}
+
+/*
+ * Requests first..k-1 in a child, each given timeout_ns from its start.
+ * The parent sleeps on the child's pidfd until the deadline of the request
+ * under way (it never wakes during a fast burst), then kills the child.
+ * Returns the request that timed out, or k when every one completed.
+ */
+static int run_child(const char *path, long pages, int first, int k, long long timeout_ns,
+		     struct shared *sh)
+{
+	long long forked;
+	int pfd, status, late = k;
+	pid_t pid;
+
+	atomic_store(&sh->cur, -1);
+	forked = now_ns();
+	pid = fork();
+	if (pid < 0) {
+		/* no child: the requests run here, without a deadline */
+		do_requests(path, pages, first, k, sh);
+		return k;
+	}
+	if (pid == 0) {
+		/* the driver gone (killed in a test), its requests end too */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		do_requests(path, pages, first, k, sh);
+		_exit(0);
+	}
+	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	for (;;) {
+		int b = atomic_load(&sh->cur);
+		long long start = b >= first ? sh->r[b].start : forked, left;
+		struct pollfd p = { .fd = pfd, .events = POLLIN };
+
+		left = start + timeout_ns - now_ns();
+		if (left > 0) {
+			/* without a pidfd (old kernel): wake every 10 ms */
+			int ms = pfd < 0 ? 10 : (int)((left + 999999) / 1000000);
+
+			if (pfd < 0 ? (poll(NULL, 0, ms), waitpid(pid, &status, WNOHANG) == pid)
+				    : poll(&p, 1, ms) > 0) {
+				if (pfd >= 0)
+					waitpid(pid, &status, 0);
+				break;
+			}
+			continue;
+		}
+		if (atomic_load(&sh->cur) != b)
+			continue;
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		/* a request that returned before the signal landed completed */
+		late = b < first ? first : b;
+		if (sh->r[late].done)
+			late = k;
+		break;
+	}
+	if (pfd >= 0)
+		close(pfd);
+	/* the child died of something else: its unfinished requests failed */
+	for (int b = first; b < k && late == k; b++)
+		if (!sh->r[b].done) {
+			sh->r[b].err = EIO;
+			sh->r[b].done = 1;
+		}
+	return late;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: cma-alloc --area NAME [--dir DIR] [--count N] [--pages P[,P...]]\n"
 		"                 [--burst K] [--hold-ms MS] [--interval-ms MS] [--jitter-ms MS]\n"
 		"                 [--seed S] [--out FILE] [--loop] [--free-lock FILE]\n"
+		"                 [--timeout-ms MS]\n"
 		"For each size, N bursts of K allocations through DIR/NAME/alloc (default\n"
 		"DIR /sys/kernel/debug/cma), held MS, freed through DIR/NAME/free. CSV:\n"
 		"seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,\n"
-		"area_total,area_tenants,area_occupancy_pct (the area's state just before the\n"
-		"burst's first request: tenants are movable pages in a CMA area, cached pages\n"
-		"in a GCMA one). --free-lock: frees under an flock of FILE, for drivers that\n"
+		"area_total,area_tenants,area_occupancy_pct,timed_out (the area's state just\n"
+		"before the burst's first request: tenants are movable pages in a CMA area,\n"
+		"cached pages in a GCMA one). --timeout-ms: a request still running after MS\n"
+		"is killed (timed_out=1, errno ETIMEDOUT, latency_ns = the deadline); 0: none.\n"
+		"--free-lock: frees under an flock of FILE, for drivers that\n"
 		"share an area: debugfs keeps one list of allocations per area, and a free\n"
 		"that finds it emptied by another driver's free frees nothing (mm/cma_debug.c)\n");
 }
@@ -114,17 +222,19 @@ int main(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "loop", no_argument, NULL, 'l' },
 		{ "free-lock", required_argument, NULL, 'L' },
+		{ "timeout-ms", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *dir = "/sys/kernel/debug/cma", *area = NULL, *out = NULL, *lock = NULL;
-	double count = 1, burst = 1, hold = 0, interval = 0, jitter = 0, seed = 1;
+	double count = 1, burst = 1, hold = 0, interval = 0, jitter = 0, seed = 1, timeout = 0;
 	long sizes[MAX_SIZES];
-	int nsizes = 0, c, seq = 0, bursts = 0, failures = 0, loop = 0, lock_fd = -1;
+	int nsizes = 0, c, seq = 0, bursts = 0, failures = 0, timeouts = 0, loop = 0, lock_fd = -1;
+	struct shared *sh;
 	char alloc_path[4096], free_path[4096];
 	FILE *f = stdout;
 
-	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:t:h", opts, NULL)) != -1) {
 		char *end, *tok, *save = NULL;
 		int bad = 0;
 
@@ -138,6 +248,7 @@ int main(int argc, char **argv)
 		case 'i': bad = parse_num("interval-ms", optarg, 0, &interval); break;
 		case 'j': bad = parse_num("jitter-ms", optarg, 0, &jitter); break;
 		case 's': bad = parse_num("seed", optarg, 0, &seed); break;
+		case 't': bad = parse_num("timeout-ms", optarg, 0, &timeout); break;
 		case 'p':
 			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 				long v = strtol(tok, &end, 10);
@@ -183,18 +294,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cma-alloc: %s: %s\n", lock, strerror(errno));
 		return 1;
 	}
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		fprintf(stderr, "cma-alloc: mmap: %s\n", strerror(errno));
+		return 1;
+	}
 	if (out && !(f = fopen(out, "w"))) {
 		fprintf(stderr, "cma-alloc: %s: %s\n", out, strerror(errno));
 		return 1;
 	}
 	fprintf(f, "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,"
-		"area_total,area_tenants,area_occupancy_pct\n");
+		"area_total,area_tenants,area_occupancy_pct,timed_out\n");
+	fflush(f);
 	do {
 		for (int s = 0; s < nsizes && !stop; s++) {
 			for (long i = 0; i < (long)count && !stop; i++, bursts++) {
-				long long start[256], lat[256], t_free0, t_free1;
-				struct area_state st[256];
-				int err[256], k = (int)burst;
+				long long t_free0, t_free1;
+				struct area_state st;
+				int k = (int)burst, late[256] = { 0 };
 				long held = 0;
 
 				if (bursts > 0 && interval > 0) {
@@ -202,20 +319,45 @@ int main(int argc, char **argv)
 
 					sleep_ms(interval + (2 * u - 1) * jitter);
 				}
+				/* Read once per burst: a read between back-to-back requests
+				 * would stretch the burst it measures. */
+				if (area_read(area, 0, &st))
+					st.total = st.tenants = -1;
+				memset(sh->r, 0, k * sizeof(sh->r[0]));
+				if (timeout <= 0)
+					do_requests(alloc_path, sizes[s], 0, k, sh);
+				for (int first = 0; timeout > 0 && first < k;) {
+					long used0 = lock_fd < 0 ? area_debugfs(area, "used") : -1;
+					int b = run_child(alloc_path, sizes[s], first, k,
+							  (long long)(timeout * 1e6), sh);
+
+					if (b == k)
+						break;
+					late[b] = 1;
+					sh->r[b].lat = (long long)(timeout * 1e6);
+					sh->r[b].err = ETIMEDOUT;
+					/* Killed between the allocation and the return to user
+					 * space, the request may hold its pages: debugfs's used
+					 * says so (when no other driver shares the area). */
+					if (used0 >= 0) {
+						long done = 0, u1 = area_debugfs(area, "used");
+
+						for (int q = first; q < b; q++)
+							done += sh->r[q].err ? 0 : sizes[s];
+						if (u1 >= used0 + done + sizes[s]) {
+							held += sizes[s];
+							fprintf(stderr, "cma-alloc: request %d went through as "
+								"it was killed: freed with its burst\n", seq + b);
+						}
+					}
+					first = b + 1;
+				}
 				for (int b = 0; b < k; b++) {
-					/* Read once per burst: a read between back-to-back requests
-					 * would stretch the burst it measures. */
-					if (b)
-						st[b] = st[0];
-					else if (area_read(area, 0, &st[b]))
-						st[b].total = st[b].tenants = -1;
-					start[b] = now_ns();
-					err[b] = write_pages(alloc_path, sizes[s]);
-					lat[b] = now_ns() - start[b];
-					if (!err[b])
+					if (!sh->r[b].err)
 						held += sizes[s];
 					else
 						failures++;
+					timeouts += late[b];
 				}
 				sleep_ms(hold);
 				t_free0 = now_ns();
@@ -227,14 +369,16 @@ int main(int argc, char **argv)
 				t_free1 = now_ns();
 				for (int b = 0; b < k; b++) {
 					fprintf(f, "%d,%d,%ld,%lld,%lld,%d,%d,%lld,", seq++, bursts, sizes[s],
-						start[b], lat[b], !err[b], err[b],
+						sh->r[b].start, sh->r[b].lat, !sh->r[b].err, sh->r[b].err,
 						held ? t_free1 - t_free0 : 0);
-					if (st[b].total > 0)
-						fprintf(f, "%ld,%ld,%.1f\n", st[b].total, st[b].tenants,
-							area_occupancy(&st[b]));
+					if (st.total > 0)
+						fprintf(f, "%ld,%ld,%.1f,%d\n", st.total, st.tenants,
+							area_occupancy(&st), late[b]);
 					else
-						fprintf(f, ",,\n");
+						fprintf(f, ",,,%d\n", late[b]);
 				}
+				/* on the results share at once: a run cut short keeps it */
+				fflush(f);
 			}
 		}
 	} while (loop && !stop);
@@ -242,6 +386,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cma-alloc: %s: %s\n", out, strerror(errno));
 		return 1;
 	}
-	fprintf(stderr, "cma-alloc: %d requests in %d bursts, %d failed\n", seq, bursts, failures);
+	fprintf(stderr, "cma-alloc: %d requests in %d bursts, %d failed (%d timed out)\n", seq,
+		bursts, failures, timeouts);
 	return 0;
 }
