@@ -165,13 +165,14 @@ static void test_csv(void **state)
 	c = dataset_counters_csv(&ds);
 	assert_non_null(strstr(a, "run,section,rep,setup,kernel,status,seq,burst,start_ns,pages,"
 			       "latency_ns,kernel_latency_ns,busy_retries,errorno,success,errno,"
-			       "free_latency_ns,flags,tag,area_occupancy_pct\n"));
-	/* This fixture's driver wrote no burst column: empty, start_ns kept. */
+			       "free_latency_ns,flags,tag,area_occupancy_pct,timed_out\n"));
+	/* This fixture's driver wrote no burst column: empty, start_ns kept;
+	 * nor timed_out: 0. */
 	assert_non_null(strstr(a, "\nvanilla-r1,vanilla,1,cma,vanilla,ok,0,,18574676093,1024,"
-			       "19304904,18108733,0,0,1,0,839836,,,\n"));
+			       "19304904,18108733,0,0,1,0,839836,,,,0\n"));
 	assert_non_null(strstr(a, "\nvanilla-r2,vanilla,2,cma,vanilla,ok,0,,18574676093,1024,"
 			       "19306904,,,,1,0,"
-			       "839836,no-trace,,\n"));
+			       "839836,no-trace,,,0\n"));
 	assert_null(strstr(a, "broken-r1"));
 	assert_non_null(strstr(f, "\nvanilla-r1,vanilla,1,cma,vanilla,ok,fio-randread-smoke.json,"
 			       "randread,2212.615,9062870,252928,5210112,0.000,0,,,10004,\n"));

@@ -91,6 +91,8 @@ static void run_from_json(struct ds_run *r, json_object *m)
 		r->disk_scale = json_object_get_double(v);
 	if (js_int(m, "fill_target_pct") > 0)
 		r->fill_planned = true;
+	if (json_object_object_get_ex(m, "partial", &v) && json_object_get_boolean(v))
+		r->partial = true;
 	if (!r->rep && json_object_object_get_ex(m, "repetition", &v))
 		r->rep = json_object_get_int(v);
 }
@@ -267,6 +269,8 @@ static void finish_run(struct dataset *ds, struct ds_run *r, json_object *top, c
 		r->status = xstrdup("unknown");
 		ds_problem(r, "status", "no status (neither metadata.json nor status file)");
 	}
+	/* older results: the status says it ended early */
+	r->partial |= ds_status_partial(r->status);
 	p = ds_run_path(ds, r, "");
 	if (!is_dir(p))
 		ds_problem(r, "", "run directory missing");
@@ -332,7 +336,8 @@ int dataset_load(struct dataset *ds, const char *dir, struct strbuf *errs)
 		if (!r->in_metadata)
 			ds_problem(r, "", "not listed in metadata.json");
 		if (!ds_run_ok(r))
-			ds_problem(r, "status", "run ended '%s'", r->status);
+			ds_problem(r, "status", "run ended '%s'%s", r->status,
+				   r->partial ? ": partial, the rows it completed are kept" : "");
 		for (size_t k = 0; k < ARRAY_SIZE(readers); k++)
 			readers[k].read(ds, i);
 	}

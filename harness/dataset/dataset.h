@@ -41,6 +41,8 @@ struct ds_run {
 	double disk_scale;          /* its speed was divided by this (disk-scale); 1: not */
 	char *arch;                 /* guest architecture; x86_64 for runs that predate the key */
 	char *baseline;             /* metadata: the scenario's baseline section, or NULL */
+	bool partial;               /* ended early (VM timeout, panic, Ctrl-C): its rows are
+				     * whole but the plan was not done; they count, named */
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };
 
@@ -57,6 +59,7 @@ struct ds_alloc {
 	long long kerrno;           /* cma_alloc_finish errorno */
 	long long free_ns;
 	int success, err;
+	int timed_out;              /* aborted at its deadline: user_ns is censored there */
 	char flags[64];             /* ';'-separated: unpaired, no-trace, unmatched */
 	char tag[32];               /* "" for alloc.csv; TAG for a script's alloc-TAG.csv */
 	double occupancy;           /* % of the area its tenants held at the burst's start; NAN unknown */
@@ -197,8 +200,13 @@ char *dataset_jobs_csv(const struct dataset *ds);
 /* Derives the bursts again from the allocations (for data sets built by hand). */
 void dataset_derive_bursts(struct dataset *ds);
 
-/* A run's rows count in statistics only if the run ended "ok". */
+/* A run's rows count in statistics only if the run ended "ok"... */
 bool ds_run_ok(const struct ds_run *r);
+/* ...or ended early with the rows it completed (partial). */
+bool ds_run_counts(const struct ds_run *r);
+/* Statuses of a run that ended before its plan did: timeout, panic, crashed,
+ * interrupted (results made before run wrote "partial" in metadata.json). */
+bool ds_status_partial(const char *status);
 /* A run that planned a fill and did not reach it: left out of comparisons. */
 bool ds_run_not_filled(const struct ds_run *r);
 /* Number of runs with a bad status or any problem. */

@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { A_SEQ, A_BURST, A_START, A_PAGES, A_LAT, A_SUCCESS, A_ERRNO, A_FREE, A_OCC, A_NCOL };
+enum { A_SEQ, A_BURST, A_START, A_PAGES, A_LAT, A_SUCCESS, A_ERRNO, A_FREE, A_OCC, A_TOUT,
+       A_NCOL };
 static const char *const alloc_cols[A_NCOL] = {
 	"seq", "burst", "start_ns", "pages", "latency_ns", "success", "errno", "free_latency_ns",
-	"area_occupancy_pct",
+	"area_occupancy_pct", "timed_out",
 };
 
 /* An optional column: its value, or DS_NONE when the file has no such column. */
@@ -62,6 +63,11 @@ static bool read_file_allocs(struct dataset *ds, size_t ri, const char *file, co
 		a->err = col[A_ERRNO] >= 0 && opt(&c, col, A_ERRNO) != DS_NONE ?
 			 (int)opt(&c, col, A_ERRNO) : 0;
 		a->free_ns = opt(&c, col, A_FREE);
+		/* files from before deadlines have no column: nothing timed out */
+		a->timed_out = opt(&c, col, A_TOUT) > 0;
+		/* a request killed at its deadline did not succeed, whatever a row says */
+		if (a->timed_out)
+			a->success = 0;
 		if (!csv_double(&c, col[A_OCC], &a->occupancy))
 			a->occupancy = NAN;
 		a->kernel_ns = a->retries = a->kerrno = DS_NONE;

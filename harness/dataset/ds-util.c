@@ -52,6 +52,21 @@ bool ds_run_ok(const struct ds_run *r)
 	return r->status && !strcmp(r->status, "ok");
 }
 
+bool ds_run_counts(const struct ds_run *r)
+{
+	return ds_run_ok(r) || r->partial;
+}
+
+bool ds_status_partial(const char *status)
+{
+	static const char *const early[] = { "timeout", "panic", "crashed", "interrupted" };
+
+	for (size_t i = 0; status && i < ARRAY_SIZE(early); i++)
+		if (!strcmp(status, early[i]))
+			return true;
+	return false;
+}
+
 bool ds_run_not_filled(const struct ds_run *r)
 {
 	/* "load": a set-up without an area ran the fill's load; nothing to miss. */

@@ -26,7 +26,7 @@ char *dataset_alloc_csv(const struct dataset *ds)
 	sb_init(&sb);
 	sb_add(&sb, "run,section,rep,setup,kernel,status,seq,burst,start_ns,pages,latency_ns,"
 	       "kernel_latency_ns,busy_retries,errorno,success,errno,free_latency_ns,flags,tag,"
-	       "area_occupancy_pct\n");
+	       "area_occupancy_pct,timed_out\n");
 	for (size_t i = 0; i < ds->nallocs; i++) {
 		const struct ds_alloc *a = &ds->allocs[i];
 
@@ -44,9 +44,10 @@ char *dataset_alloc_csv(const struct dataset *ds)
 		sb_addf(&sb, ",%s,", a->flags);
 		csv_put_str(&sb, a->tag);
 		if (isnan(a->occupancy))
-			sb_add(&sb, ",\n");
+			sb_add(&sb, ",");
 		else
-			sb_addf(&sb, ",%.1f\n", a->occupancy);
+			sb_addf(&sb, ",%.1f", a->occupancy);
+		sb_addf(&sb, ",%d\n", a->timed_out);
 	}
 	return sb_detach(&sb);
 }
@@ -165,7 +166,7 @@ char *dataset_runs_csv(const struct dataset *ds)
 
 	sb_init(&sb);
 	sb_add(&sb, "run,section,rep,setup,kernel,status,disk,disk_scale,fill_target_pct,fill_reached_pct,"
-	       "fill_seconds,fill_status,fill_anon_mb,vms_beside,arch\n");
+	       "fill_seconds,fill_status,fill_anon_mb,vms_beside,arch,partial\n");
 	for (size_t i = 0; i < ds->nruns; i++) {
 		const struct ds_run *r = &ds->runs[i];
 
@@ -186,7 +187,7 @@ char *dataset_runs_csv(const struct dataset *ds)
 		csv_put_ll(&sb, r->vms_beside, -1);
 		sb_add(&sb, ",");
 		csv_put_str(&sb, r->arch ? r->arch : "?");
-		sb_add(&sb, "\n");
+		sb_addf(&sb, ",%d\n", r->partial);
 	}
 	return sb_detach(&sb);
 }

@@ -54,12 +54,14 @@ void dv_range(const struct dvec *d, double *lo, double *hi)
 
 /* ---- runs ---------------------------------------------------------------- */
 
-/* A column's runs: its section's runs that ended ok and reached their fill. */
+/* A column's runs: its section's runs that ended ok, or early with the rows
+ * they completed (partial: a slow allocator's worst run stays in), and
+ * reached their fill. */
 bool col_run(const struct report_col *c, size_t run)
 {
 	const struct ds_run *r = &c->ds->runs[run];
 
-	return ds_run_ok(r) && !ds_run_not_filled(r) && !strcmp(r->section, c->section);
+	return ds_run_counts(r) && !ds_run_not_filled(r) && !strcmp(r->section, c->section);
 }
 
 /*

@@ -26,7 +26,7 @@ void dv_range(const struct dvec *d, double *lo, double *hi);
 struct dvec *dvecs(size_t n);
 void dvecs_free(struct dvec *d, size_t n);
 
-/* A column's runs: its section's runs that ended ok and reached their fill. */
+/* A column's runs: its section's runs that ended ok or partial and reached their fill. */
 bool col_run(const struct report_col *c, size_t run);
 /* A tested row of per-run values (pr[c]: column c's). */
 void tested_row(struct tables *ts, struct table *t, const char *label, const char *better,
