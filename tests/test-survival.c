@@ -1,0 +1,183 @@
+/* Censored quantiles and Kaplan-Meier on fixture data, against hand-computed values. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/csv.h"
+#include "report/stats.h"
+#include "report/survival.h"
+#include "lib/util.h"
+
+#define assert_near(a, b, eps) do { \
+		double a_ = (a), b_ = (b); \
+		if (!(fabs(a_ - b_) <= (eps))) \
+			fail_msg("%s = %.9g, expected %.9g (+-%g)", #a, a_, b_, (double)(eps)); \
+	} while (0)
+
+struct sample {
+	double x[64];
+	bool cens[64];
+	size_t n;
+};
+
+/* tests/data/survival/NAME: latency_us,censored */
+static void load(const char *name, struct sample *s)
+{
+	char *path = xasprintf("%s/survival/%s", TEST_DATA, name);
+	struct csv c;
+	int lat, cen;
+
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(csv_open(&c, path), 0);
+	lat = csv_col(&c, "latency_us");
+	cen = csv_col(&c, "censored");
+	assert_true(lat >= 0 && cen >= 0);
+	while (csv_next(&c) && s->n < 64) {
+		long long k;
+
+		assert_true(csv_double(&c, lat, &s->x[s->n]));
+		assert_true(csv_ll(&c, cen, &k));
+		s->cens[s->n++] = k != 0;
+	}
+	csv_close(&c);
+	free(path);
+}
+
+/*
+ * deadline.csv: 5 7 9 11 13 15 17 and three requests aborted at 60 s
+ * (60000000 us), n = 10, type 7 (h = 9p; positions 7..9 censored):
+ *   p50: h = 4.5 -> 13 + 0.5 (15 - 13) = 14, exact (uses positions 4, 5)
+ *   p60: h = 5.4 -> 15 + 0.4 (17 - 15) = 15.8, exact (5, 6)
+ *   p70: h = 6.3 -> 17 + 0.3 (60000000 - 17): position 7 is censored, a lower bound
+ *   p90: h = 8.1 -> 60000000, a lower bound ("> deadline")
+ *   p0:  5, exact
+ */
+static void test_quantile_censored(void **state)
+{
+	struct sample s;
+	bool lower;
+
+	(void)state;
+	load("deadline.csv", &s);
+	assert_int_equal(s.n, 10);
+	assert_near(surv_quantile(s.x, s.cens, s.n, 0.5, &lower), 14, 1e-9);
+	assert_false(lower);
+	assert_near(surv_quantile(s.x, s.cens, s.n, 0.6, &lower), 15.8, 1e-9);
+	assert_false(lower);
+	assert_near(surv_quantile(s.x, s.cens, s.n, 0.7, &lower), 17 + 0.3 * (60000000 - 17), 1e-6);
+	assert_true(lower);
+	assert_near(surv_quantile(s.x, s.cens, s.n, 0.9, &lower), 60000000, 1e-9);
+	assert_true(lower);
+	assert_near(surv_quantile(s.x, s.cens, s.n, 0, &lower), 5, 1e-9);
+	assert_false(lower);
+	assert_true(isnan(surv_quantile(s.x, s.cens, 0, 0.5, &lower)));
+}
+
+/* Without censoring it is stats.h's type 7, at every p. */
+static void test_quantile_uncensored_is_type7(void **state)
+{
+	double x[] = { 10, 3, 7, 1, 9, 2, 8, 4, 6, 5 }, sorted[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	bool lower;
+
+	(void)state;
+	for (double p = 0; p <= 1.0001; p += 0.05) {
+		double q = p > 1 ? 1 : p;
+
+		assert_near(surv_quantile(x, NULL, 10, q, &lower), stats_quantile_sorted(sorted, 10, q),
+			    1e-12);
+		assert_false(lower);
+	}
+}
+
+/* A censored value below an event: its true value may lie anywhere above,
+ * so every quantile from its position up is a lower bound. */
+static void test_quantile_early_censoring(void **state)
+{
+	double x[] = { 1, 2, 3, 4, 5 };
+	bool c[] = { false, true, false, false, false }, lower;
+
+	(void)state;
+	assert_near(surv_quantile(x, c, 5, 0, &lower), 1, 1e-12);
+	assert_false(lower);
+	assert_near(surv_quantile(x, c, 5, 0.5, &lower), 3, 1e-12);
+	assert_true(lower);
+}
+
+/*
+ * km.csv: 1, 2, 2+, 3, 4+, 5 (+: censored). At risk, events, S:
+ *   t=1: 6 at risk, 1 event:             S = 5/6          = 0.833333
+ *   t=2: 5 at risk, 1 event, 1 censored: S = 5/6 * 4/5    = 0.666667
+ *   t=3: 3 at risk, 1 event:             S = 2/3 * 2/3    = 0.444444
+ *   t=4: 2 at risk, 0 events, 1 censored: S unchanged     = 0.444444
+ *   t=5: 1 at risk, 1 event:             S = 0
+ * Greenwood at t=3: S^2 (1/(6*5) + 1/(5*4) + 1/(3*2)) = S^2 * 0.25,
+ * se = 0.444444 * 0.5 = 0.222222 (R: survfit(Surv(t, e) ~ 1)$std.err * surv).
+ */
+static void test_kaplan_meier(void **state)
+{
+	struct sample s;
+	struct km_step *k;
+	size_t n;
+
+	(void)state;
+	load("km.csv", &s);
+	n = surv_kaplan_meier(s.x, s.cens, s.n, &k);
+	assert_int_equal(n, 5);
+	assert_near(k[0].t, 1, 0);
+	assert_near(k[0].s, 5.0 / 6, 1e-12);
+	assert_int_equal(k[0].at_risk, 6);
+	assert_near(k[1].t, 2, 0);
+	assert_near(k[1].s, 2.0 / 3, 1e-12);
+	assert_int_equal(k[1].at_risk, 5);
+	assert_int_equal(k[1].events, 1);
+	assert_int_equal(k[1].censored, 1);
+	assert_near(k[2].s, 4.0 / 9, 1e-12);
+	assert_near(k[2].se, 4.0 / 9 * 0.5, 1e-12);
+	assert_int_equal(k[2].at_risk, 3);
+	assert_near(k[3].t, 4, 0);
+	assert_near(k[3].s, 4.0 / 9, 1e-12);
+	assert_int_equal(k[3].events, 0);
+	assert_near(k[4].s, 0, 0);
+	assert_near(k[4].se, 0, 0);
+	free(k);
+}
+
+/* All censored at a common deadline past every event: the curve is the
+ * empirical survival and ends at the share aborted (3/10), not at 0. */
+static void test_kaplan_meier_deadline(void **state)
+{
+	struct sample s;
+	struct km_step *k;
+	size_t n;
+
+	(void)state;
+	load("deadline.csv", &s);
+	n = surv_kaplan_meier(s.x, s.cens, s.n, &k);
+	assert_int_equal(n, 8);
+	for (size_t i = 0; i < 7; i++)
+		assert_near(k[i].s, 1 - (i + 1) / 10.0, 1e-12);
+	assert_near(k[7].t, 60000000, 0);
+	assert_near(k[7].s, 0.3, 1e-12);
+	assert_int_equal(k[7].censored, 3);
+	free(k);
+	assert_int_equal(surv_kaplan_meier(s.x, s.cens, 0, &k), 0);
+	free(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_quantile_censored),
+		cmocka_unit_test(test_quantile_uncensored_is_type7),
+		cmocka_unit_test(test_quantile_early_censoring),
+		cmocka_unit_test(test_kaplan_meier),
+		cmocka_unit_test(test_kaplan_meier_deadline),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
