@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "lib/csv.h"
+#include "dataset/dataset.h"
+#include "report/report.h"
 #include "report/stats.h"
 #include "report/survival.h"
 #include "lib/util.h"
@@ -169,6 +171,69 @@ static void test_kaplan_meier_deadline(void **state)
 	free(k);
 }
 
+/*
+ * tests/data/results/deadline-fixture: cma-r1 ok, six requests, three
+ * aborted at the 60 s deadline; cma-r2 cut short by its VM timeout after
+ * two requests (partial); gcma-r1 ok, written by a driver without the
+ * timed_out column. The partial run's rows count and it is named; the
+ * censored statistics print as lower bounds; the plot data has the
+ * Kaplan-Meier curve ending at 3/8 for cma.
+ */
+static void test_report_deadline(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 }, errs = { 0 };
+	char *dir = xasprintf("%s/results/deadline-fixture", TEST_DATA);
+	char tmp[] = "/tmp/cmb-survival-XXXXXX";
+	char *vars, *km, *p;
+	size_t timed = 0;
+
+	(void)state;
+	assert_int_equal(dataset_load(&ds, dir, &errs), 0);
+	assert_int_equal(ds.nruns, 3);
+	for (size_t i = 0; i < ds.nallocs; i++) {
+		timed += ds.allocs[i].timed_out;
+		/* a timed-out request is a failure */
+		if (ds.allocs[i].timed_out)
+			assert_int_equal(ds.allocs[i].success, 0);
+	}
+	assert_int_equal(timed, 3);
+	for (size_t i = 0; i < ds.nruns; i++)
+		assert_int_equal(ds.runs[i].partial, !strcmp(ds.runs[i].name, "cma-r2"));
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	/* both cma runs count: 6 + 2 requests, the 3 aborted ones as failures */
+	assert_non_null(strstr(txt.buf, "2: 8 (3 failed)"));
+	assert_non_null(strstr(txt.buf, "cma-r2 (timeout: partial, its rows kept)"));
+	assert_non_null(strstr(txt.buf, "cma: 1 of 2 runs partial"));
+	assert_null(strstr(txt.buf, "runs failed"));
+	assert_non_null(strstr(txt.buf, "3 in 1 run, at 60 s"));
+	/* median of run p50s: cma-r1's (6 ms .. deadline) is a lower bound */
+	assert_non_null(strstr(txt.buf, "> 15003500.00"));
+	assert_non_null(strstr(txt.buf, "> 60000000.00"));
+	/* gcma's cells stay plain numbers */
+	assert_non_null(strstr(txt.buf, "102.50"));
+	assert_non_null(mkdtemp(tmp));
+	assert_int_equal(report_plot_data(&ds, tmp), 0);
+	p = path_join(tmp, "plot-vars.gp");
+	vars = read_file(p, NULL);
+	free(p);
+	assert_non_null(strstr(vars, "survival_sets = \"1024\""));
+	assert_non_null(strstr(vars, "survsecs_1024 = \"cma gcma\""));
+	p = path_join(tmp, "plot-survival-1024.dat");
+	km = read_file(p, NULL);
+	free(p);
+	assert_non_null(strstr(km, "\n60000000.000 0.375000 "));
+	assert_non_null(strstr(km, "\n105.000 0.000000 "));
+	free(vars);
+	free(km);
+	rm_rf(tmp);
+	sb_free(&txt);
+	sb_free(&errs);
+	dataset_free(&ds);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_quantile_early_censoring),
 		cmocka_unit_test(test_kaplan_meier),
 		cmocka_unit_test(test_kaplan_meier_deadline),
+		cmocka_unit_test(test_report_deadline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

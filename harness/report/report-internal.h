@@ -42,6 +42,14 @@ size_t all_sizes(const struct report_col *cols, size_t ncols, const char *tag, l
 /* Every burst of a column's runs, in us; failed ones too (counted in *failed). */
 void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed);
 
+/* report-censored.c: requests aborted at their deadline. Marks the rows of a
+ * latency table that rest on one ("> x") and adds a row counting them. */
+void censored_latency_rows(struct table *t, const struct report_col *cols, size_t ncols,
+			   const char *tag, long long pages, enum lat_side side);
+/* plot-survival-<pages>.dat (Kaplan-Meier) and its plot-vars.gp lines. */
+int censored_plot_data(const struct report_col *cols, size_t ncols, const long long *sizes,
+		       size_t nsizes, const char *outdir, struct strbuf *vars);
+
 /* report-runs.c */
 void job_tables(struct tables *ts, const struct report_col *cols, size_t ncols);
 void fio_tables(struct tables *ts, const struct report_col *cols, size_t ncols);

@@ -132,6 +132,7 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 		table_values(t, "max (any request)", "lower", 2, max);
 		if (side == KERNEL)
 			tested_row(ts, t, "busy retries/request (mean of runs)", "lower", 2, rt, true);
+		censored_latency_rows(t, cols, ncols, tag, pages, side);
 		if (partial) {
 			struct trow *r = table_text(t, "runs left out: not every request traced, or events lost");
 
@@ -546,7 +547,10 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 				       : xstrdup(r->disk ? r->disk : "?");
 			all++;
 			ok += ds_run_ok(r);
-			if (!ds_run_ok(r))
+			if (r->partial)
+				sb_addf(&out, "%s%s (%s: partial, its rows kept)", out.len ? ", " : "",
+					r->name, r->status);
+			else if (!ds_run_ok(r))
 				sb_addf(&out, "%s%s (%s)", out.len ? ", " : "", r->name, r->status);
 			else if (ds_run_not_filled(r))
 				sb_addf(&out, "%s%s (not-filled: %.1f%% of %.0f%%)", out.len ? ", " : "",
@@ -570,13 +574,23 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 		free(disk);
 	}
 	for (size_t s = 0; s < ds->sections.n; s++) {
-		size_t ok = 0, all = 0;
+		size_t ok = 0, all = 0, partial = 0;
 
 		for (size_t i = 0; i < ds->nruns; i++)
 			if (!strcmp(ds->runs[i].section, ds->sections.v[s])) {
 				all++;
 				ok += ds_run_ok(&ds->runs[i]);
+				partial += ds->runs[i].partial;
 			}
+		if (partial) {
+			if (txt)
+				sb_addf(txt, "  %s: %zu of %zu runs partial (ended early); the rows they "
+					"completed count.\n", ds->sections.v[s], partial, all);
+			if (md)
+				sb_addf(md, "\n**%s: %zu of %zu runs partial** (ended early); the rows they "
+					"completed count.\n", ds->sections.v[s], partial, all);
+			ok += partial;
+		}
 		if (ok < all) {
 			if (txt)
 				sb_addf(txt, "  %s: %zu of %zu runs failed; its numbers rest on %zu run%s.\n",
