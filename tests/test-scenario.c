@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "scenario/disk.h"
@@ -181,6 +182,40 @@ static void test_workloads(void **state)
 	free(p);
 }
 
+/*
+ * timeout=0 (the default): derived from the plan. good.scn's [plain]: 60 s,
+ * fio's 64 MiB laid out at 10 MiB/s (6.4 s) and its 10 s, 3 sizes x 3
+ * requests at the 60 s deadline (540 s): 616.4 x 1.25 + 60 = 830.5 s.
+ * [big] sets 90s and keeps it; [noarea] allocates nothing: 76.4 x 1.25 + 60.
+ * A shorter deadline shortens it: alloc-timeout=10s gives 166.4 x 1.25 + 60.
+ */
+static void test_derived_timeout(void **state)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+	char *p = data("good.scn");
+
+	(void)state;
+	assert_int_equal(scenario_load(p, &ctx, &s, &errs), 0);
+	assert_true(fabs(s.runs[0].timeout - 830.5) < 1e-9);
+	assert_true(s.runs[0].timeout_key == 0);
+	assert_true(s.runs[1].timeout == 90);
+	assert_true(fabs(s.runs[2].timeout - 155.5) < 1e-9);
+	assert_int_equal(scenario_override(&s, "alloc-timeout=10s", &ctx, &errs), 0);
+	assert_true(fabs(s.runs[0].timeout - 268) < 1e-9);
+	assert_true(s.runs[1].timeout == 90);
+	/* set on the command line, it wins; 0 derives it again */
+	assert_int_equal(scenario_override(&s, "timeout=20m", &ctx, &errs), 0);
+	assert_true(s.runs[0].timeout == 1200);
+	assert_int_equal(scenario_override(&s, "timeout=0", &ctx, &errs), 0);
+	assert_true(fabs(s.runs[0].timeout - 268) < 1e-9);
+	assert_int_equal(scenario_override(&s, "timeout=5s", &ctx, &errs), (int)s.nruns);
+	assert_non_null(strstr(errs.buf, "below 10s"));
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
 static void test_no_runs(void **state)
 {
 	struct scenario s;
@@ -274,7 +309,8 @@ static void test_key_help(void **state)
 	scenario_print_keys_md(f);
 	fclose(f);
 	assert_non_null(strstr(buf, "| `cpus` | 1–16 | `1` | guest vCPUs |"));
-	assert_non_null(strstr(buf, "| `timeout` | duration | `5m` |"));
+	assert_non_null(strstr(buf, "| `timeout` | duration or `0` | `0` |"));
+	assert_non_null(strstr(buf, "| `alloc-timeout` | duration or `0` | `60s` |"));
 	assert_non_null(strstr(buf, "| `description` | text | — |"));
 	assert_non_null(strstr(buf, "| `arch` | `x86_64` \\| `arm64` | `x86_64` |"));
 	free(buf);
@@ -380,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_jitter_above_interval),
 		cmocka_unit_test(test_burst_too_big),
 		cmocka_unit_test(test_workloads),
+		cmocka_unit_test(test_derived_timeout),
 		cmocka_unit_test(test_no_runs),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_override),

@@ -201,14 +201,18 @@ void plan_files(const struct run *r, struct strlist *out)
 
 void plan_print(FILE *f, const struct plan *plan)
 {
-	fprintf(f, "%-28s %-8s %-9s %7s %4s  %s\n", "run", "kernel", "setup", "memory", "cpus",
-		"command line");
+	fprintf(f, "%-28s %-8s %-9s %7s %4s %8s  %s\n", "run", "kernel", "setup", "memory", "cpus",
+		"timeout", "command line");
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct run *r = &plan->runs[i];
 		char *name = xasprintf("%s/%s", r->scn->name, r->name);
+		/* a derived timeout (timeout=0) is marked '*' */
+		char *tmo = xasprintf("%.0fm%s", r->spec->timeout / 60,
+				      r->spec->timeout_key > 0 ? "" : "*");
 
-		fprintf(f, "%-28s %-8s %-9s %6luM %4ld  %s\n", name, r->spec->kernel,
-			setup_name(r->spec->setup), r->mem_mib, r->spec->cpus, r->cmdline);
+		fprintf(f, "%-28s %-8s %-9s %6luM %4ld %8s  %s\n", name, r->spec->kernel,
+			setup_name(r->spec->setup), r->mem_mib, r->spec->cpus, tmo, r->cmdline);
+		free(tmo);
 		free(name);
 	}
 }

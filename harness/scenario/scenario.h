@@ -42,7 +42,8 @@ struct run_spec {
 	uint64_t area;          /* bytes */
 	uint64_t memory;        /* bytes */
 	long cpus;
-	double timeout;         /* seconds */
+	double timeout;         /* seconds: the key's value, else derived from the plan */
+	double timeout_key;     /* the key's value; 0: derive it (scenario_derived_timeout) */
 	long repeat;
 	uint64_t scratch;       /* bytes */
 	char *fio;              /* job file under workloads/fio, or NULL */
@@ -111,6 +112,13 @@ int parse_size(const char *s, uint64_t *out, const char **why);
 int parse_duration(const char *s, double *out, const char **why);
 int parse_long(const char *s, long *out, const char **why);
 
+/*
+ * A VM timeout that a healthy run never meets: every phase of the plan at
+ * its bound (boot, fill-timeout, warm-up, fio's layout and runtime, each
+ * allocation request at its deadline with its interval and hold, a job or
+ * script at an allowance of 10 min), plus a quarter and a minute of margin.
+ */
+double scenario_derived_timeout(const struct run_spec *r);
 /* Help text listing every key. */
 void scenario_print_keys(FILE *f);
 /* The key table of docs/scenarios.md. */
