@@ -173,10 +173,12 @@ static size_t run_pool(struct run_ctx *ctx, const struct selection *sel,
  * One scenario's runs into results/<scenario>-<stamp>/ (runs of different
  * scenarios share section names, so each scenario has its own directory).
  * Returns the number of failed runs, -1 when the directory could not be
- * made or completed; on an interrupt ctx->tmpdir is left for the caller.
+ * made or completed. Interrupted (Ctrl-C), the runs that ended are kept:
+ * the one stopped is marked partial with the rows it wrote, the ones not
+ * started are absent.
  */
 static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_t si,
-			 const char *stamp, size_t *done)
+			 const char *stamp, size_t *done, struct run_tally *tally)
 {
 	const struct scenario *scn = &sel->scns[si];
 	json_object *top, *runs;
@@ -198,11 +200,17 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
 			nfail += runner_add_run(runs, r,
 						runner_run_one(ctx, r, (*done)++, sel->plan.n, NULL));
 		}
-	if (interrupted()) {
+	for (size_t i = 0; i < json_object_array_length(runs); i++)
+		runner_tally(tally, json_object_array_get_idx(runs, i));
+	/* interrupted before its first run: nothing to keep */
+	if (interrupted() && !json_object_array_length(runs)) {
+		rm_rf(ctx->tmpdir);
 		json_object_put(runs);
 		json_object_put(top);
 		return -1;
 	}
+	if (interrupted())
+		json_object_object_add(top, "interrupted", json_object_new_boolean(1));
 	rc = runner_finish(ctx, top, runs, nfail);
 	json_object_put(top);
 	return rc ? -1 : (long)nfail;
@@ -214,7 +222,8 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	struct selection *selp = &o.sel;
 	struct run_ctx ctx = { .env = env, .hooks = &cmd_run_hooks };
 	char *stamp = NULL;
-	size_t nfail = 0, done = 0;
+	size_t done = 0;
+	struct run_tally tally = { 0 };
 	struct strbuf summary = { 0 };
 	int first, rc = 2;
 
@@ -267,12 +276,14 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	}
 	rc = 0;
 	for (size_t i = 0; i < selp->nscns && !interrupted(); i++) {
-		long failed = run_scenario(&ctx, selp, i, stamp, &done);
+		long failed = run_scenario(&ctx, selp, i, stamp, &done, &tally);
 
+		/* A run that did not complete is a fault of the harness or the guest
+		 * (panic, hang, a missing tool); failed and timed-out allocations
+		 * are results and leave the status 0. */
 		if (failed < 0)
 			rc = 1;
 		else {
-			nfail += (size_t)failed;
 			rc |= failed > 0;
 			/* Each results directory gets its report at once: the run
 			 * ends with something to read. */
@@ -280,16 +291,14 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 				rc = 1;
 		}
 	}
+	printf("\n%s", summary.buf ? summary.buf : "");
+	runner_print_tally(stdout, &tally, NULL);
 	if (interrupted()) {
-		err_msg("interrupted: no VM left running; partial results removed (%s)",
-			ctx.tmpdir ? ctx.tmpdir : "none yet");
-		if (ctx.tmpdir)
-			rm_rf(ctx.tmpdir);
+		err_msg("interrupted: no VM left running; the runs that ended are kept%s%s (the one "
+			"stopped marked partial), the others not started",
+			ctx.finaldir ? " in " : "", ctx.finaldir ? ctx.finaldir : "");
 		rc = 130;
-		goto out;
 	}
-	printf("\n%s%zu run(s), %zu ok, %zu failed\n", summary.buf ? summary.buf : "", done,
-	       done - nfail, nfail);
 out:
 	sb_free(&summary);
 	free(stamp);

@@ -20,6 +20,7 @@ const struct run_hooks cmd_run_hooks = {
 	.export_trace = dataset_export_trace,
 	.background_died = dataset_background_died,
 	.report = report_quietly,
+	.alloc_counts = dataset_alloc_counts,
 };
 
 const struct builtin builtins[] = {

@@ -181,6 +181,10 @@ void dataset_free(struct dataset *ds);
  * the fault are written.
  */
 int dataset_export_trace(const char *run_dir, struct strbuf *errs);
+/* A run directory's alloc.csv: rows, failed ones (timed out included) and
+ * timed-out ones; false without the file. Called by run (its summary). */
+bool dataset_alloc_counts(const char *run_dir, long long *rows, long long *failed,
+			  long long *timed_out);
 /* Whether a run directory's backgrounds.csv names a workload that died. */
 bool dataset_background_died(const char *run_dir);
 

@@ -80,6 +80,35 @@ static bool read_file_allocs(struct dataset *ds, size_t ri, const char *file, co
 	return true;
 }
 
+bool dataset_alloc_counts(const char *run_dir, long long *rows, long long *failed,
+			  long long *timed_out)
+{
+	char *path = path_join(run_dir, "alloc.csv");
+	struct csv c;
+	int col[A_NCOL];
+
+	*rows = *failed = *timed_out = 0;
+	if (csv_open(&c, path)) {
+		free(path);
+		return false;
+	}
+	free(path);
+	csv_cols(&c, alloc_cols, A_NCOL, col);
+	while (col[A_SUCCESS] >= 0 && csv_next(&c)) {
+		long long ok = 0, late = 0;
+
+		if (!csv_ll(&c, col[A_SUCCESS], &ok))
+			continue;
+		if (col[A_TOUT] >= 0)
+			csv_ll(&c, col[A_TOUT], &late);
+		(*rows)++;
+		*failed += !ok || late;
+		*timed_out += late > 0;
+	}
+	csv_close(&c);
+	return true;
+}
+
 /*
  * alloc.csv (the plan's allocations), then a script's alloc-TAG.csv files
  * (gcma-functional's whole-area allocations), tagged.

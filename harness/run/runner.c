@@ -354,6 +354,11 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		json_object_object_add(m, "area", json_object_new_string(r->area));
 	json_object_object_add(m, "allocations", json_object_new_string(r->allocations));
 	json_object_object_add(m, "disk", json_object_new_string(s->disk));
+	json_object_object_add(m, "timeout_seconds", json_object_new_double(s->timeout));
+	json_object_object_add(m, "timeout_derived", json_object_new_boolean(!(s->timeout_key > 0)));
+	if (s->alloc_count > 0 && r->area)
+		json_object_object_add(m, "alloc_timeout_seconds",
+				       json_object_new_double(s->alloc_timeout));
 	/* disk-scale=cpu: the measured copy slow-down of this host (calibrate.c) */
 	double disk_scale = s->disk_scale > 0 ? s->disk_scale : ctx->copy_slowdown[ai];
 
@@ -455,6 +460,22 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 			json_object_object_add(m, "trace_problem", json_object_new_string(errs.buf));
 		}
 		sb_free(&errs);
+	}
+	/* Ended before its plan did: the rows its driver wrote (and flushed)
+	 * are on the share; they count, marked partial. */
+	if (res.status == VM_TIMEOUT || res.status == VM_PANIC || res.status == VM_CRASHED ||
+	    res.status == VM_INTERRUPTED)
+		json_object_object_add(m, "partial", json_object_new_boolean(1));
+	{
+		long long rows, failed, timed_out;
+
+		if (ctx->hooks && ctx->hooks->alloc_counts &&
+		    ctx->hooks->alloc_counts(dir, &rows, &failed, &timed_out)) {
+			json_object_object_add(m, "requests", json_object_new_int64(rows));
+			json_object_object_add(m, "requests_failed", json_object_new_int64(failed));
+			json_object_object_add(m, "requests_timed_out",
+					       json_object_new_int64(timed_out));
+		}
 	}
 	if (res.status == VM_OK && ctx->hooks && ctx->hooks->background_died &&
 	    ctx->hooks->background_died(dir)) {
@@ -640,12 +661,51 @@ void runner_free(struct run_ctx *ctx)
 	free(ctx->finaldir);
 }
 
-/* Adds a run's metadata to the scenario's list; 1 if the run failed. */
+bool runner_status_complete(const char *status)
+{
+	return status && (!strcmp(status, "ok") || !strcmp(status, "degraded"));
+}
+
+void runner_tally(struct run_tally *t, json_object *m)
+{
+	json_object *v;
+	const char *st = json_object_object_get_ex(m, "status", &v) ? json_object_get_string(v)
+								    : NULL;
+
+	t->runs++;
+	if (st && !strcmp(st, "ok"))
+		t->ok++;
+	else if (st && !strcmp(st, "degraded"))
+		t->degraded++;
+	else
+		t->failed++;
+	if (json_object_object_get_ex(m, "partial", &v) && json_object_get_boolean(v))
+		t->partial++;
+	if (json_object_object_get_ex(m, "requests", &v))
+		t->requests += json_object_get_int64(v);
+	if (json_object_object_get_ex(m, "requests_failed", &v))
+		t->requests_failed += json_object_get_int64(v);
+	if (json_object_object_get_ex(m, "requests_timed_out", &v))
+		t->requests_timed_out += json_object_get_int64(v);
+}
+
+void runner_print_tally(FILE *f, const struct run_tally *t, const char *suffix)
+{
+	fprintf(f, "%zu run(s): %zu complete (%zu ok, %zu degraded), %zu runs failed", t->runs,
+		t->ok + t->degraded, t->ok, t->degraded, t->failed);
+	if (t->partial)
+		fprintf(f, " (%zu partial, rows kept)", t->partial);
+	fprintf(f, "%s\n", suffix ? suffix : "");
+	fprintf(f, "allocations: %lld requests, %lld failed or timed out (%lld timed out): "
+		"results, not faults\n", t->requests, t->requests_failed, t->requests_timed_out);
+}
+
+/* Adds a run's metadata to the scenario's list; 1 if the run failed (did not complete). */
 size_t runner_add_run(json_object *runs, const struct run *r, json_object *m)
 {
 	json_object *st;
 	bool failed = !json_object_object_get_ex(m, "status", &st) ||
-		      strcmp(json_object_get_string(st), "ok");
+		      !runner_status_complete(json_object_get_string(st));
 
 	json_object_object_add(m, "run", json_object_new_string(r->name));
 	json_object_array_add(runs, m);

@@ -30,6 +30,20 @@ struct run_hooks {
 	bool (*background_died)(const char *run_dir);
 	/* data/ and report.md of a completed results directory: 0, or 1. */
 	int (*report)(const char *dir, struct strbuf *summary);
+	/* alloc.csv's rows, failed rows and timed-out rows: false without one. */
+	bool (*alloc_counts)(const char *run_dir, long long *rows, long long *failed,
+			     long long *timed_out);
+};
+
+/*
+ * What the runs of a command came to. A run is complete when it ended ok or
+ * degraded (a background died: named, but the run did all it planned);
+ * anything else is a failed run, a fault of the harness or the guest, never
+ * of an allocator: allocations that failed or timed out are data.
+ */
+struct run_tally {
+	size_t runs, ok, degraded, failed, partial;
+	long long requests, requests_failed, requests_timed_out;
 };
 
 struct run_ctx {
@@ -78,8 +92,14 @@ void runner_write_status(const char *dir, const char *status);
 int runner_stage(struct run_ctx *ctx, const struct scenario *scn, const char *stamp);
 /* The scenario's top-level metadata, before its runs are added. */
 json_object *runner_top(const struct run_ctx *ctx, const char *stamp);
-/* Adds a run's metadata to the scenario's list; 1 if the run failed. */
+/* Adds a run's metadata to the scenario's list; 1 if the run failed (did not complete). */
 size_t runner_add_run(json_object *runs, const struct run *r, json_object *m);
+/* ok or degraded: the run did everything it planned. */
+bool runner_status_complete(const char *status);
+/* Counts a run's metadata (status, partial, requests) into t. */
+void runner_tally(struct run_tally *t, json_object *m);
+/* The closing lines of a command that ran VMs: runs, then allocations. */
+void runner_print_tally(FILE *f, const struct run_tally *t, const char *suffix);
 /* Renames ctx->tmpdir to its final name and prints it with its failed runs. */
 int runner_finish(struct run_ctx *ctx, json_object *top, json_object *runs, size_t nfail);
 void runner_free(struct run_ctx *ctx);

@@ -489,7 +489,7 @@ static int load_submitted(const struct cmb_env *env, json_object *man, struct se
 
 static int complete(const struct cmb_env *env, const struct run_hooks *hooks, json_object *man,
 		    const struct selection *sel, const char *stage, char (*state)[24], char (*node)[64], struct strbuf *summary,
-		    size_t *nfail_all)
+		    size_t *nfail_all, struct run_tally *tally)
 {
 	json_object *scns = js_arr(man, "scenarios");
 	const char *job = js_str(man, "job");
@@ -526,6 +526,7 @@ static int complete(const struct cmb_env *env, const struct run_hooks *hooks, js
 
 			runner_write_meta(dir, metas[i]);
 			free(dir);
+			runner_tally(tally, metas[i]);
 			nfail += runner_add_run(runs, &sel->plan.runs[i],
 						json_object_get(metas[i]));
 		}
@@ -562,6 +563,7 @@ int submit_wait(const struct cmb_env *env, const struct run_hooks *hooks, const 
 	char(*state)[24] = NULL;
 	char(*node)[64] = NULL;
 	struct tally t = { 0 }, last = { .pending = (size_t)-1 };
+	struct run_tally rt = { 0 };
 	struct strbuf summary = { 0 };
 	double start = now_s(), last_print = 0;
 	size_t n, nfail = 0;
@@ -603,11 +605,16 @@ int submit_wait(const struct cmb_env *env, const struct run_hooks *hooks, const 
 		goto out;
 	}
 	sb_init(&summary);
-	rc = complete(env, hooks, man, &sel, stage, state, node, &summary, &nfail);
+	rc = complete(env, hooks, man, &sel, stage, state, node, &summary, &nfail, &rt);
 	if (!rc || nfail)
 		rm_rf(stage);
-	printf("\n%s%zu run(s), %zu ok, %zu failed (Slurm job %s)\n", summary.buf ? summary.buf : "",
-	       n, n - nfail, nfail, job);
+	{
+		char *suffix = xasprintf(" (Slurm job %s)", job);
+
+		printf("\n%s", summary.buf ? summary.buf : "");
+		runner_print_tally(stdout, &rt, suffix);
+		free(suffix);
+	}
 out:
 	sb_free(&summary);
 	free(state);
