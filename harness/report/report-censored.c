@@ -120,8 +120,13 @@ void censored_latency_rows(struct table *t, const struct report_col *cols, size_
 			if (!tr)
 				tr = table_text(t, "timed out (latency censored at the deadline; "
 						   "\"> x\": a lower bound)");
-			table_set(tr, c, xasprintf("%zu in %zu run%s, at %.0f s", timed_out, runs_cens,
-						   runs_cens == 1 ? "" : "s", deadline / 1e6));
+			/* user side: censored at the deadline itself; kernel side: where
+			 * the kernel noticed the signal */
+			table_set(tr, c, side == USER
+				  ? xasprintf("%zu in %zu run%s, at %.3g s", timed_out, runs_cens,
+					      runs_cens == 1 ? "" : "s", deadline / 1e6)
+				  : xasprintf("%zu in %zu run%s", timed_out, runs_cens,
+					      runs_cens == 1 ? "" : "s"));
 			/* the median of the runs' values rests on a lower bound */
 			v = surv_quantile(p50.v, c50, p50.n, 0.5, &lower);
 			if (lower)

@@ -465,7 +465,7 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 	for (size_t i = 0; i < ds->nruns; i++) {
 		const struct ds_run *r = &ds->runs[i];
 
-		if (strcmp(r->section, section) || !ds_run_ok(r) || !r->fill_status)
+		if (strcmp(r->section, section) || !ds_run_counts(r) || !r->fill_status)
 			continue;
 		planned++;
 		target = r->fill_target;

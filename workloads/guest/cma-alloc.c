@@ -162,6 +162,9 @@ static int run_child(const char *path, long pages, int first, int k, long long t
 		late = b < first ? first : b;
 		if (sh->r[late].done)
 			late = k;
+		else if (b < first)
+			/* killed before it began (a slow fork): its time ran from the fork */
+			sh->r[late].start = forked;
 		break;
 	}
 	if (pfd >= 0)
