@@ -174,8 +174,9 @@ static void test_kaplan_meier_deadline(void **state)
 /*
  * tests/data/results/deadline-fixture: cma-r1 ok, six requests, three
  * aborted at the 60 s deadline; cma-r2 cut short by its VM timeout after
- * two requests (partial); gcma-r1 ok, written by a driver without the
- * timed_out column. The partial run's rows count and it is named; the
+ * two requests (partial); cma-r1's requests in bursts of two; gcma-r1 ok,
+ * written by a driver without the timed_out column. The partial run's
+ * rows count and it is named; the
  * censored statistics print as lower bounds; the plot data has the
  * Kaplan-Meier curve ending at 3/8 for cma.
  */
@@ -211,6 +212,10 @@ static void test_report_deadline(void **state)
 	/* median of run p50s: cma-r1's (6 ms .. deadline) is a lower bound */
 	assert_non_null(strstr(txt.buf, "> 15003500.00"));
 	assert_non_null(strstr(txt.buf, "> 60000000.00"));
+	/* cma-r1's requests go in bursts of two: two of its three bursts hold
+	 * an aborted request, and their median (60.007 s) is a lower bound */
+	assert_non_null(strstr(txt.buf, "2 of 3"));
+	assert_non_null(strstr(txt.buf, "> 60007000.00"));
 	/* gcma's cells stay plain numbers */
 	assert_non_null(strstr(txt.buf, "102.50"));
 	assert_non_null(mkdtemp(tmp));

@@ -90,6 +90,7 @@ struct ds_burst {
 	size_t run;
 	long long burst, pages;     /* pages of its first request */
 	size_t n, failed;           /* requests, failed requests */
+	size_t timed_out;           /* requests aborted at their deadline: latency a lower bound */
 	long long start_ns, latency_ns;
 };
 

@@ -150,7 +150,7 @@ void ds_derive_bursts(struct dataset *ds, size_t ri)
 
 	for (size_t i = 0, j; i < ds->nallocs; i = j) {
 		long long first = a[i].start_ns, last = a[i].start_ns + a[i].user_ns;
-		size_t failed = !a[i].success;
+		size_t failed = !a[i].success, late = a[i].timed_out;
 		struct ds_burst *b;
 
 		for (j = i + 1; j < ds->nallocs && a[j].run == a[i].run && a[j].burst == a[i].burst &&
@@ -161,6 +161,7 @@ void ds_derive_bursts(struct dataset *ds, size_t ri)
 			if (a[j].start_ns + a[j].user_ns > last)
 				last = a[j].start_ns + a[j].user_ns;
 			failed += !a[j].success;
+			late += a[j].timed_out;
 		}
 		if (a[i].run != ri || a[i].tag[0] || a[i].burst == DS_NONE || a[i].start_ns == DS_NONE ||
 		    j - i < 2)
@@ -171,6 +172,7 @@ void ds_derive_bursts(struct dataset *ds, size_t ri)
 		b->pages = a[i].pages;
 		b->n = j - i;
 		b->failed = failed;
+		b->timed_out = late;
 		b->start_ns = first;
 		b->latency_ns = last - first;
 	}

@@ -108,13 +108,13 @@ char *dataset_burst_csv(const struct dataset *ds)
 
 	sb_init(&sb);
 	sb_add(&sb, "run,section,rep,setup,kernel,status,burst,pages,requests,failed,start_ns,"
-	       "latency_ns\n");
+	       "latency_ns,timed_out\n");
 	for (size_t i = 0; i < ds->nbursts; i++) {
 		const struct ds_burst *b = &ds->bursts[i];
 
 		csv_run(&sb, &ds->runs[b->run]);
-		sb_addf(&sb, ",%lld,%lld,%zu,%zu,%lld,%lld\n", b->burst, b->pages, b->n, b->failed,
-			b->start_ns, b->latency_ns);
+		sb_addf(&sb, ",%lld,%lld,%zu,%zu,%lld,%lld,%zu\n", b->burst, b->pages, b->n, b->failed,
+			b->start_ns, b->latency_ns, b->timed_out);
 	}
 	return sb_detach(&sb);
 }

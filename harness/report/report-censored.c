@@ -147,6 +147,50 @@ void censored_latency_rows(struct table *t, const struct report_col *cols, size_
 	}
 }
 
+void censored_burst_rows(struct table *t, const struct report_col *cols, size_t ncols)
+{
+	struct trow *tr = NULL;
+
+	for (size_t c = 0; c < ncols; c++) {
+		const struct dataset *ds = cols[c].ds;
+		struct dvec p50 = { 0 };
+		bool *c50 = xcalloc(ds->nruns + 1, sizeof(bool));
+		size_t late = 0, bursts = 0;
+		double v;
+		bool lower;
+
+		for (size_t run = 0; run < ds->nruns; run++) {
+			struct run_lat rl = { 0 };
+
+			if (!col_run(&cols[c], run))
+				continue;
+			for (size_t i = 0; i < ds->nbursts; i++)
+				if (ds->bursts[i].run == run)
+					rl_add(&rl, ds->bursts[i].latency_ns / 1000.0,
+					       ds->bursts[i].timed_out > 0);
+			if (rl.x.n) {
+				v = surv_quantile(rl.x.v, rl.cens, rl.x.n, 0.5, &lower);
+				c50[p50.n] = lower;
+				dv_add(&p50, v);
+			}
+			late += rl.ncens;
+			bursts += rl.x.n;
+			rl_free(&rl);
+		}
+		if (late) {
+			if (!tr)
+				tr = table_text(t, "bursts with a request aborted at its deadline "
+						   "(\"> x\": a lower bound)");
+			table_set(tr, c, xasprintf("%zu of %zu", late, bursts));
+			v = surv_quantile(p50.v, c50, p50.n, 0.5, &lower);
+			if (lower)
+				mark_lower(t, "p50 ", c, v, 2);
+		}
+		dv_free(&p50);
+		free(c50);
+	}
+}
+
 /*
  * plot-survival-<pages>.dat: one block per section (survsecs_<pages> in
  * plot-vars.gp), "latency_us survival lo hi" (95% pointwise, Greenwood,

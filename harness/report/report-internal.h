@@ -46,6 +46,8 @@ void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed)
  * latency table that rest on one ("> x") and adds a row counting them. */
 void censored_latency_rows(struct table *t, const struct report_col *cols, size_t ncols,
 			   const char *tag, long long pages, enum lat_side side);
+/* The same for the burst table: a burst with an aborted request lasted at least as long. */
+void censored_burst_rows(struct table *t, const struct report_col *cols, size_t ncols);
 /* plot-survival-<pages>.dat (Kaplan-Meier) and its plot-vars.gp lines. */
 int censored_plot_data(const struct report_col *cols, size_t ncols, const long long *sizes,
 		       size_t nsizes, const char *outdir, struct strbuf *vars);

@@ -192,6 +192,7 @@ static void burst_table(struct tables *ts, const struct report_col *cols, size_t
 		tested_row(ts, t, "bursts without a failure % (mean of runs)", "higher", 1, ok, true);
 		tested_row(ts, t, "p50 (median of run p50s)", "lower", 2, p50, false);
 		spread_row(t, "run p50s", p50, 0);
+		censored_burst_rows(t, cols, ncols);
 	}
 	tables_drop_empty(ts);
 	dvecs_free(p50, ncols);
