@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -112,13 +113,17 @@ static void do_requests(const char *path, long pages, int first, int k, struct s
  * Requests first..k-1 in a child, each given timeout_ns from its start.
  * The parent sleeps on the child's pidfd until the deadline of the request
  * under way (it never wakes during a fast burst), then kills the child.
- * Returns the request that timed out, or k when every one completed.
+ * Returns the first request that did not complete, k when every one did;
+ * *expired says whether it met its deadline (else the kill caught it just
+ * as it began, the one before having completed in time: run it again).
  */
 static int run_child(const char *path, long pages, int first, int k, long long timeout_ns,
-		     struct shared *sh)
+		     struct shared *sh, bool *expired)
 {
 	long long forked;
 	int pfd, status, late = k;
+
+	*expired = false;
 	pid_t pid;
 
 	atomic_store(&sh->cur, -1);
@@ -143,34 +148,39 @@ static int run_child(const char *path, long pages, int first, int k, long long t
 
 		left = start + timeout_ns - now_ns();
 		if (left > 0) {
-			/* without a pidfd (old kernel): wake every 10 ms */
-			int ms = pfd < 0 ? 10 : (int)((left + 999999) / 1000000);
+			int ms = (int)((left + 999999) / 1000000);
 
-			if (pfd < 0 ? (poll(NULL, 0, ms), waitpid(pid, &status, WNOHANG) == pid)
-				    : poll(&p, 1, ms) > 0) {
-				if (pfd >= 0)
-					waitpid(pid, &status, 0);
+			if (pfd >= 0 && poll(&p, 1, ms) > 0) {
+				waitpid(pid, &status, 0);
 				break;
 			}
+			/* without a pidfd (a kernel before 5.3): look every 10 ms */
+			if (pfd < 0 && (poll(NULL, 0, ms < 10 ? ms : 10),
+					waitpid(pid, &status, WNOHANG) == pid))
+				break;
 			continue;
 		}
 		if (atomic_load(&sh->cur) != b)
 			continue;
+		/* reaped once the kernel has noticed the signal: the next request
+		 * never overlaps an aborted one */
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 		/* a request that returned before the signal landed completed */
-		late = b < first ? first : b;
-		if (sh->r[late].done)
-			late = k;
-		else if (b < first)
+		for (late = first; late < k && sh->r[late].done; late++)
+			;
+		*expired = late == (b < first ? first : b);
+		if (*expired && b < first)
 			/* killed before it began (a slow fork): its time ran from the fork */
 			sh->r[late].start = forked;
+		if (late == k)
+			return k;
 		break;
 	}
 	if (pfd >= 0)
 		close(pfd);
 	/* the child died of something else: its unfinished requests failed */
-	for (int b = first; b < k && late == k; b++)
+	for (int b = first; b < k && late == k && !*expired; b++)
 		if (!sh->r[b].done) {
 			sh->r[b].err = EIO;
 			sh->r[b].done = 1;
@@ -331,11 +341,16 @@ int main(int argc, char **argv)
 					do_requests(alloc_path, sizes[s], 0, k, sh);
 				for (int first = 0; timeout > 0 && first < k;) {
 					long used0 = lock_fd < 0 ? area_debugfs(area, "used") : -1;
+					bool expired;
 					int b = run_child(alloc_path, sizes[s], first, k,
-							  (long long)(timeout * 1e6), sh);
+							  (long long)(timeout * 1e6), sh, &expired);
 
 					if (b == k)
 						break;
+					if (!expired) {
+						first = b;
+						continue;
+					}
 					late[b] = 1;
 					sh->r[b].lat = (long long)(timeout * 1e6);
 					sh->r[b].err = ETIMEDOUT;
