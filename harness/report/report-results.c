@@ -43,15 +43,19 @@ int report_results(const char *dir, const char *baseline, bool quiet, struct str
 		for (size_t k = 0; k < ds.runs[i].problems.n; k++)
 			err_msg("%s: %s", ds.run_id, ds.runs[i].problems.v[k]);
 	if (summary) {
-		size_t ok = 0, unfilled = 0;
+		size_t ok = 0, unfilled = 0, partial = 0;
 
 		for (size_t i = 0; i < ds.nruns; i++) {
 			ok += ds_run_ok(&ds.runs[i]);
 			unfilled += ds_run_ok(&ds.runs[i]) && ds_run_not_filled(&ds.runs[i]);
+			partial += ds.runs[i].partial;
 		}
-		sb_addf(summary, "%s: %zu set-ups, %zu runs (%zu failed, %zu not filled), "
-			"%zu significant differences\n  report: %s\n", ds.run_id, ds.sections.n,
-			ds.nruns, ds.nruns - ok, unfilled, report_count_significant(md.buf), path);
+		sb_addf(summary, "%s: %zu set-ups, %zu runs (%zu failed", ds.run_id, ds.sections.n,
+			ds.nruns, ds.nruns - ok);
+		if (partial)
+			sb_addf(summary, ", %zu of them partial, rows kept", partial);
+		sb_addf(summary, ", %zu not filled), %zu significant differences\n  report: %s\n",
+			unfilled, report_count_significant(md.buf), path);
 	}
 	free(path);
 	free(data);

@@ -466,19 +466,27 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	if (res.status == VM_TIMEOUT || res.status == VM_PANIC || res.status == VM_CRASHED ||
 	    res.status == VM_INTERRUPTED)
 		json_object_object_add(m, "partial", json_object_new_boolean(1));
-	{
-		long long rows, failed, timed_out;
+	if (ctx->hooks && ctx->hooks->alloc_counts) {
+		long long rows = 0, failed, timed_out;
+		bool have = ctx->hooks->alloc_counts(dir, &rows, &failed, &timed_out);
 
-		if (ctx->hooks && ctx->hooks->alloc_counts &&
-		    ctx->hooks->alloc_counts(dir, &rows, &failed, &timed_out)) {
+		if (have) {
 			json_object_object_add(m, "requests", json_object_new_int64(rows));
 			json_object_object_add(m, "requests_failed", json_object_new_int64(failed));
 			json_object_object_add(m, "requests_timed_out",
 					       json_object_new_int64(timed_out));
 		}
+		/* A run that did everything and brought back no row of the
+		 * allocations it planned produced nothing: a fault, not a result. */
+		if (res.status == VM_OK && strcmp(r->allocations, "none") && !rows) {
+			status = "no-rows";
+			snprintf(res.problem, sizeof(res.problem), "the plan allocates, but alloc.csv %s",
+				 have ? "has no row" : "is missing");
+			err_msg("%s/%s: %s", r->scn->name, r->name, res.problem);
+		}
 	}
-	if (res.status == VM_OK && ctx->hooks && ctx->hooks->background_died &&
-	    ctx->hooks->background_died(dir)) {
+	if (res.status == VM_OK && !strcmp(status, "ok") && ctx->hooks &&
+	    ctx->hooks->background_died && ctx->hooks->background_died(dir)) {
 		/* The numbers exist but were not taken under the planned load. */
 		status = "degraded";
 		err_msg("%s/%s: a background workload died (see backgrounds.csv)", r->scn->name, r->name);
