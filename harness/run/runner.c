@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "run/runner.h"
+#include "lib/json.h"
 #include "scenario/disk.h"
 #include "run/dtb.h"
 #include "lib/history.h"
@@ -566,13 +567,11 @@ int runner_finish(struct run_ctx *ctx, json_object *top, json_object *runs, size
 	struct strlist failed = { 0 };
 
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
-		json_object *m = json_object_array_get_idx(runs, i), *st, *name;
+		json_object *m = json_object_array_get_idx(runs, i);
+		const char *st = js_str(m, "status"), *name = js_str(m, "run");
 
-		if (json_object_object_get_ex(m, "status", &st) &&
-		    strcmp(json_object_get_string(st), "ok") &&
-		    json_object_object_get_ex(m, "run", &name))
-			sl_addf(&failed, "%s\t%s", json_object_get_string(name),
-				json_object_get_string(st));
+		if (st && strcmp(st, "ok") && name)
+			sl_addf(&failed, "%s\t%s", name, st);
 	}
 	if (complete(ctx, top, runs, nfail)) {
 		sl_free(&failed);
@@ -643,9 +642,8 @@ void runner_free(struct run_ctx *ctx)
 /* Adds a run's metadata to the scenario's list; 1 if the run failed. */
 size_t runner_add_run(json_object *runs, const struct run *r, json_object *m)
 {
-	json_object *st;
-	bool failed = !json_object_object_get_ex(m, "status", &st) ||
-		      strcmp(json_object_get_string(st), "ok");
+	const char *st = js_str(m, "status");
+	bool failed = !st || strcmp(st, "ok");
 
 	json_object_object_add(m, "run", json_object_new_string(r->name));
 	json_object_array_add(runs, m);
