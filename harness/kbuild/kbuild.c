@@ -1,11 +1,11 @@
 #include "kbuild/kbuild.h"
-#include "lib/json.h"
-#include "scenario/arch.h"
+#include "kbuild/kconfig.h"
 #include "lib/hash.h"
 #include "lib/history.h"
-#include "kbuild/kconfig.h"
+#include "lib/json.h"
 #include "lib/progress.h"
 #include "lib/signals.h"
+#include "scenario/arch.h"
 
 #include <ctype.h>
 #include <dirent.h>

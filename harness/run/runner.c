@@ -7,13 +7,13 @@
  */
 #include "config.h"
 #include "run/runner.h"
-#include "lib/json.h"
-#include "scenario/disk.h"
-#include "run/dtb.h"
-#include "lib/history.h"
 #include "kbuild/image.h"
+#include "lib/history.h"
+#include "lib/json.h"
 #include "lib/signals.h"
+#include "run/dtb.h"
 #include "run/vm.h"
+#include "scenario/disk.h"
 
 #include <errno.h>
 #include <fcntl.h>

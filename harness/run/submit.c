@@ -6,8 +6,8 @@
  * copies, so it plans exactly what was submitted.
  */
 #include "run/submit.h"
-#include "lib/json.h"
 #include "kbuild/image.h"
+#include "lib/json.h"
 #include "lib/signals.h"
 #include "run/slurm.h"
 
