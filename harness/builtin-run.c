@@ -5,12 +5,12 @@
  * recorded and the others go on.
  */
 #include "builtin.h"
+#include "kbuild/image.h"
+#include "lib/signals.h"
 #include "report/report.h"
 #include "run/calibrate.h"
-#include "kbuild/image.h"
 #include "run/jobs.h"
 #include "run/runner.h"
-#include "lib/signals.h"
 #include "run/submit.h"
 
 #include <errno.h>

@@ -3,8 +3,8 @@
  * 'run --slurm' writes calls it): run INDEX of the submission in STAGE.
  */
 #include "builtin.h"
-#include "scenario/scenario.h"
 #include "run/submit.h"
+#include "scenario/scenario.h"
 
 static const struct opt task_opts_table[] = {
 	OPT_END(),

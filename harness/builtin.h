@@ -7,9 +7,9 @@
 
 #include "lib/env.h"
 #include "lib/options.h"
+#include "run/runner.h"
 #include "scenario/plan.h"
 #include "scenario/selection.h"
-#include "run/runner.h"
 
 /* One row per command: cmabench.c's table, the help command and the tests use it. */
 struct builtin {

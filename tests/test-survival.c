@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/csv.h"
 #include "dataset/dataset.h"
+#include "lib/csv.h"
+#include "lib/util.h"
 #include "report/report.h"
 #include "report/stats.h"
 #include "report/survival.h"
-#include "lib/util.h"
 
 #define assert_near(a, b, eps) do { \
 		double a_ = (a), b_ = (b); \

@@ -68,8 +68,6 @@ static void set_int(long long *dst, long long v)
 /* Fills what one metadata object says (fields already set win). */
 static void run_from_json(struct ds_run *r, json_object *m)
 {
-	json_object *v;
-
 	set_str(&r->section, js_str(m, "section"));
 	set_str(&r->setup, js_str(m, "setup"));
 	set_str(&r->kernel, js_str(m, "kernel_variant"));
@@ -87,14 +85,13 @@ static void run_from_json(struct ds_run *r, json_object *m)
 	set_str(&r->baseline, js_str(m, "baseline"));
 	set_str(&r->disk, js_str(m, "disk"));
 	set_str(&r->arch, js_str(m, "arch"));
-	if (json_object_object_get_ex(m, "disk_scale", &v))
-		r->disk_scale = json_object_get_double(v);
+	r->disk_scale = js_num(m, "disk_scale", r->disk_scale);
 	if (js_int(m, "fill_target_pct") > 0)
 		r->fill_planned = true;
-	if (json_object_object_get_ex(m, "partial", &v) && json_object_get_boolean(v))
+	if (js_bool(m, "partial"))
 		r->partial = true;
-	if (!r->rep && json_object_object_get_ex(m, "repetition", &v))
-		r->rep = json_object_get_int(v);
+	if (!r->rep && js_int(m, "repetition") >= 0)
+		r->rep = (int)js_int(m, "repetition");
 }
 
 /*
@@ -195,10 +192,9 @@ static int cmp_run(const void *a, const void *b)
 /* The runs the top-level metadata.json lists, with what it says of each. */
 static void runs_from_top(struct dataset *ds, json_object *top)
 {
-	json_object *runs;
+	json_object *runs = js_arr(top, "runs");
 
-	if (!top || !json_object_object_get_ex(top, "runs", &runs) ||
-	    !json_object_is_type(runs, json_type_array))
+	if (!runs)
 		return;
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
 		json_object *m = json_object_array_get_idx(runs, i);

@@ -6,9 +6,9 @@
 #ifndef CMB_DS_INTERNAL_H
 #define CMB_DS_INTERNAL_H
 
+#include "dataset/dataset.h"
 #include "lib/csv.h"
 #include "lib/json.h"
-#include "dataset/dataset.h"
 
 #include <json-c/json.h>
 

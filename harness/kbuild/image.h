@@ -7,8 +7,8 @@
 #ifndef CMB_IMAGE_H
 #define CMB_IMAGE_H
 
-#include "scenario/arch.h"
 #include "lib/env.h"
+#include "scenario/arch.h"
 
 /* Path of an up-to-date x86_64 root image (built if needed), or NULL. */
 char *image_get(const struct cmb_env *env);

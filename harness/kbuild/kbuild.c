@@ -1,10 +1,11 @@
 #include "kbuild/kbuild.h"
-#include "scenario/arch.h"
+#include "kbuild/kconfig.h"
 #include "lib/hash.h"
 #include "lib/history.h"
-#include "kbuild/kconfig.h"
+#include "lib/json.h"
 #include "lib/progress.h"
 #include "lib/signals.h"
+#include "scenario/arch.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -523,13 +524,14 @@ static int collect(const struct cmb_arch *a, const char *tmp, const char *linux_
 static int read_meta(struct kernel *k)
 {
 	char *path = path_join(k->dir, "build.json");
-	json_object *meta = json_object_from_file(path), *v;
+	json_object *meta = json_object_from_file(path);
+	const char *version;
 
 	free(path);
 	if (!meta)
 		return -1;
-	if (json_object_object_get_ex(meta, "version", &v))
-		k->version = xstrdup(json_object_get_string(v));
+	if ((version = js_str(meta, "version")))
+		k->version = xstrdup(version);
 	json_object_put(meta);
 	/* Caches written before the version came from the image may hold make's
 	 * chatter instead of a version. */

@@ -9,9 +9,9 @@
 
 #include <stdbool.h>
 
-#include "scenario/arch.h"
 #include "lib/env.h"
 #include "lib/util.h"
+#include "scenario/arch.h"
 #include "scenario/variants.h"
 
 struct kernel {

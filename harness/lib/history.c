@@ -1,4 +1,5 @@
 #include "lib/history.h"
+#include "lib/json.h"
 #include "lib/util.h"
 
 #include <json-c/json.h>
@@ -13,11 +14,9 @@ static char *history_path(const struct cmb_env *env)
 double history_get(const struct cmb_env *env, const char *key)
 {
 	char *path = history_path(env);
-	json_object *root = json_object_from_file(path), *v;
-	double d = 0;
+	json_object *root = json_object_from_file(path);
+	double d = js_num(root, key, 0);
 
-	if (root && json_object_object_get_ex(root, key, &v))
-		d = json_object_get_double(v);
 	json_object_put(root);
 	free(path);
 	return d;

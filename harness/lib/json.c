@@ -35,6 +35,13 @@ long long js_int(json_object *o, const char *key)
 	return v && is_number(v) ? json_object_get_int64(v) : -1;
 }
 
+bool js_bool(json_object *o, const char *key)
+{
+	json_object *v = member(o, key);
+
+	return v && json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
+}
+
 double js_num(json_object *o, const char *key, double absent)
 {
 	json_object *v = member(o, key);

@@ -9,8 +9,8 @@
 #define CMB_REPORT_H
 
 #include "dataset/dataset.h"
-#include "report/report-table.h"
 #include "lib/util.h"
+#include "report/report-table.h"
 
 /* Adds the comparison tables of cols (cols[0] is the baseline) to ts; the
  * caller renders them (report-table.h) once every table of its report is in. */

@@ -7,8 +7,8 @@
 #ifndef CMB_REPRO_COMMON_H
 #define CMB_REPRO_COMMON_H
 
-#include "reproduce/reproduce.h"
 #include "report/stats.h"
+#include "reproduce/reproduce.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,9 +12,9 @@
 #include <stdint.h>
 
 #include "lib/env.h"
-#include "scenario/scenario.h"
 #include "lib/util.h"
 #include "run/vm.h"
+#include "scenario/scenario.h"
 
 /* The name of the DTS file kept in a run's results directory. */
 #define DTB_SOURCE_NAME "devicetree.dts"

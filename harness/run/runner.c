@@ -7,12 +7,13 @@
  */
 #include "config.h"
 #include "run/runner.h"
-#include "scenario/disk.h"
-#include "run/dtb.h"
-#include "lib/history.h"
 #include "kbuild/image.h"
+#include "lib/history.h"
+#include "lib/json.h"
 #include "lib/signals.h"
+#include "run/dtb.h"
 #include "run/vm.h"
+#include "scenario/disk.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -595,13 +596,11 @@ int runner_finish(struct run_ctx *ctx, json_object *top, json_object *runs, size
 	struct strlist failed = { 0 };
 
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
-		json_object *m = json_object_array_get_idx(runs, i), *st, *name;
+		json_object *m = json_object_array_get_idx(runs, i);
+		const char *st = js_str(m, "status"), *name = js_str(m, "run");
 
-		if (json_object_object_get_ex(m, "status", &st) &&
-		    strcmp(json_object_get_string(st), "ok") &&
-		    json_object_object_get_ex(m, "run", &name))
-			sl_addf(&failed, "%s\t%s", json_object_get_string(name),
-				json_object_get_string(st));
+		if (st && strcmp(st, "ok") && name)
+			sl_addf(&failed, "%s\t%s", name, st);
 	}
 	if (complete(ctx, top, runs, nfail)) {
 		sl_free(&failed);
@@ -676,9 +675,7 @@ bool runner_status_complete(const char *status)
 
 void runner_tally(struct run_tally *t, json_object *m)
 {
-	json_object *v;
-	const char *st = json_object_object_get_ex(m, "status", &v) ? json_object_get_string(v)
-								    : NULL;
+	const char *st = js_str(m, "status");
 
 	t->runs++;
 	if (st && !strcmp(st, "ok"))
@@ -687,14 +684,13 @@ void runner_tally(struct run_tally *t, json_object *m)
 		t->degraded++;
 	else
 		t->failed++;
-	if (json_object_object_get_ex(m, "partial", &v) && json_object_get_boolean(v))
-		t->partial++;
-	if (json_object_object_get_ex(m, "requests", &v))
-		t->requests += json_object_get_int64(v);
-	if (json_object_object_get_ex(m, "requests_failed", &v))
-		t->requests_failed += json_object_get_int64(v);
-	if (json_object_object_get_ex(m, "requests_timed_out", &v))
-		t->requests_timed_out += json_object_get_int64(v);
+	t->partial += js_bool(m, "partial");
+	/* runs that allocated nothing have no counts (js_int: -1) */
+	if (js_int(m, "requests") > 0) {
+		t->requests += js_int(m, "requests");
+		t->requests_failed += js_int(m, "requests_failed");
+		t->requests_timed_out += js_int(m, "requests_timed_out");
+	}
 }
 
 void runner_print_tally(FILE *f, const struct run_tally *t, const char *suffix)
@@ -711,9 +707,7 @@ void runner_print_tally(FILE *f, const struct run_tally *t, const char *suffix)
 /* Adds a run's metadata to the scenario's list; 1 if the run failed (did not complete). */
 size_t runner_add_run(json_object *runs, const struct run *r, json_object *m)
 {
-	json_object *st;
-	bool failed = !json_object_object_get_ex(m, "status", &st) ||
-		      !runner_status_complete(json_object_get_string(st));
+	bool failed = !runner_status_complete(js_str(m, "status"));
 
 	json_object_object_add(m, "run", json_object_new_string(r->name));
 	json_object_array_add(runs, m);

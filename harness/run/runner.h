@@ -5,10 +5,10 @@
 #ifndef CMB_RUNNER_H
 #define CMB_RUNNER_H
 
-#include "lib/env.h"
 #include "kbuild/kbuild.h"
-#include "scenario/plan.h"
+#include "lib/env.h"
 #include "lib/util.h"
+#include "scenario/plan.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>

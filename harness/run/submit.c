@@ -6,8 +6,8 @@
  * copies, so it plans exactly what was submitted.
  */
 #include "run/submit.h"
-#include "lib/json.h"
 #include "kbuild/image.h"
+#include "lib/json.h"
 #include "lib/signals.h"
 #include "run/slurm.h"
 
@@ -382,9 +382,7 @@ void submit_set_beside(json_object **m, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		double s = js_num(m[i], "start_unix", -1), e = js_num(m[i], "end_unix", -1);
-		json_object *h;
-		const char *host = json_object_object_get_ex(m[i], "host", &h) ? js_str(h, "name")
-										: NULL;
+		const char *host = js_str(js_at(m[i], "/host"), "name");
 		int most = 0;
 
 		if (s < 0 || e < s || !host)
@@ -397,10 +395,7 @@ void submit_set_beside(json_object **m, size_t n)
 			if (at < s || at >= e)
 				continue;
 			for (size_t o = 0; o < n; o++) {
-				json_object *oh;
-				const char *ohost = json_object_object_get_ex(m[o], "host", &oh)
-							    ? js_str(oh, "name")
-							    : NULL;
+				const char *ohost = js_str(js_at(m[o], "/host"), "name");
 
 				if (o != i && ohost && !strcmp(ohost, host) &&
 				    js_num(m[o], "start_unix", -1) <= at && js_num(m[o], "end_unix", -1) > at)
@@ -674,14 +669,7 @@ int submit_task(struct cmb_env *env, const struct run_hooks *hooks, const char *
 		free(k);
 	}
 	m = runner_run_one(&ctx, r, (size_t)index, sel.plan.n, NULL);
-	{
-		json_object *st;
-
-		rc = json_object_object_get_ex(m, "status", &st) &&
-				     !strcmp(json_object_get_string(st), "ok")
-			     ? 0
-			     : 1;
-	}
+	rc = js_str(m, "status") && !strcmp(js_str(m, "status"), "ok") ? 0 : 1;
 	json_object_put(m);
 out:
 	runner_free(&ctx);

@@ -1,7 +1,7 @@
 #include "run/vm.h"
-#include "run/console.h"
 #include "lib/progress.h"
 #include "lib/signals.h"
+#include "run/console.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,8 +8,8 @@
 
 #include <stdbool.h>
 
-#include "scenario/arch.h"
 #include "lib/util.h"
+#include "scenario/arch.h"
 
 struct vm_config {
 	const char *qemu;

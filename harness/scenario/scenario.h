@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "scenario/arch.h"
 #include "lib/util.h"
+#include "scenario/arch.h"
 #include "scenario/workload.h"
 
 enum setup { SETUP_NONE, SETUP_CARVEOUT, SETUP_CMA, SETUP_GCMA };
