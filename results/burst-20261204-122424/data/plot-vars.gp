@@ -6,6 +6,9 @@ run_id = "burst-20261204-122424"
 secs_user_1024 = "cma gcma"
 secs_kernel_1024 = "cma gcma"
 burst_sections = "cma gcma"
+survsecs_1024 = "cma gcma"
+# sizes with a request aborted at its deadline (latency-survival.gp)
+survival_sets = ""
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = "user-1024 kernel-1024"
 have_fio = 1

@@ -10,6 +10,11 @@ secs_kernel_16384 = "cma gcma"
 secs_user_24576 = "cma gcma"
 secs_kernel_24576 = "cma gcma"
 burst_sections = ""
+survsecs_8192 = "cma gcma"
+survsecs_16384 = "cma gcma"
+survsecs_24576 = "cma gcma"
+# sizes with a request aborted at its deadline (latency-survival.gp)
+survival_sets = ""
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = "user-8192 kernel-8192 user-16384 kernel-16384 user-24576 kernel-24576"
 have_fio = 0

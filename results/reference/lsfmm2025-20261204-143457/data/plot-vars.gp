@@ -4,6 +4,8 @@ nsections = 2
 sizes = ""
 run_id = "lsfmm2025-20261204-143457"
 burst_sections = ""
+# sizes with a request aborted at its deadline (latency-survival.gp)
+survival_sets = ""
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = ""
 have_fio = 1
