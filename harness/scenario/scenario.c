@@ -99,7 +99,7 @@ static const struct key_def keys[] = {
 	{ "repeat", K_REPEAT, T_LONG, OFF(repeat), .def = "1", .min = 1, .max = 1000,
 	  .help = "repetitions, each in a fresh VM; the run is the unit of replication, and with "
 		  "fewer than 5 per set-up no difference can be significant (5 against 5 "
-		  "completely separated gives p = 0.012): every comparison scenario that comes "
+		  "completely separated gives p = 0.0079, exact): every comparison scenario that comes "
 		  "with cmabench repeats 5 times" },
 	{ "scratch", K_SCRATCH, T_SIZE, OFF(scratch), .def = "1G",
 	  .help = "the scratch disk (ext4, mounted at `/mnt/scratch` in the guest); sparse on the "
