@@ -181,6 +181,44 @@ static void test_significant(void **state)
 }
 
 /*
+ * Declared primaries: tested exactly with a Hodges-Lehmann ratio, q over
+ * the primaries only, the table's cell marked "primary"; a primary without
+ * values is "n/a", untested; 0 against 0 is never tested.
+ */
+static void test_primaries(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 }, md = { 0 };
+
+	(void)state;
+	fake(&ds);
+	ds.primary = xstrdup("user-p50@512:fast/slow, burst-p50:fast/slow, kernel-retries@all:fast/slow");
+	ds.primary_from = xstrdup("metadata.json");
+	sb_init(&txt);
+	sb_init(&md);
+	report_dataset(&ds, NULL, &txt, &md);
+	assert_non_null(strstr(md.buf, "## Primary comparisons\n\nDeclared in metadata.json."));
+	/* slow's run p50s are exactly twice fast's: every pairwise ratio of a
+	 * run with itself is 2, the median of the 25 is 2; 5 against 5
+	 * separated: p = 2/252, and with two tested primaries q = 0.0079 */
+	assert_non_null(strstr(md.buf, "| user-p50, 512 pages: slow / fast | 1055 (5) | 2110 (5) | x2 | "));
+	assert_non_null(strstr(md.buf, "| 0.0079 | 0.0079 | significant: B higher |"));
+	/* no bursts: n/a, not tested */
+	assert_non_null(strstr(md.buf, "| burst-p50: slow / fast | n/a | n/a | n/a | n/a | n/a | n/a | "
+				       "not tested: neither section has the value |"));
+	/* retries 0 against 3: a shift of +3 points, not a ratio */
+	assert_non_null(strstr(md.buf, "| kernel-retries, 512 pages: slow / fast | 0 (5) | 3 (5) | +3 | "));
+	/* the table's own cell carries the primary's q */
+	assert_non_null(strstr(txt.buf, "2110.00 *+100.00%* (q 0.008, primary)"));
+	/* 100% against 100% success: shown, never tested */
+	assert_non_null(strstr(txt.buf, "100.0 (+0.00%)"));
+	assert_null(strstr(txt.buf, "100.0 (+0.00%, q"));
+	sb_free(&txt);
+	sb_free(&md);
+	dataset_free(&ds);
+}
+
+/*
  * Runs whose values overlap entirely are never marked, however small the
  * p: one slow run among the fast ones makes the slow column's range contain
  * the fast one's. And a section with a failed run says so.
@@ -484,6 +522,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_self),
 		cmocka_unit_test(test_significant),
+		cmocka_unit_test(test_primaries),
 		cmocka_unit_test(test_fdr_marks),
 		cmocka_unit_test(test_mixed_parallelism),
 		cmocka_unit_test(test_arch_named),

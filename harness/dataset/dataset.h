@@ -41,6 +41,9 @@ struct ds_run {
 	double disk_scale;          /* its speed was divided by this (disk-scale); 1: not */
 	char *arch;                 /* guest architecture; x86_64 for runs that predate the key */
 	char *baseline;             /* metadata: the scenario's baseline section, or NULL */
+	char *primary;              /* metadata: the scenario's primary comparisons, or NULL */
+	long long start_unix;       /* metadata: when the run started, -1 unknown */
+	long long order_seed;       /* metadata: seed of the set-up order (plan.c), -1 none */
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };
 
@@ -125,6 +128,8 @@ struct dataset {
 	size_t njobs, cap_jobs;
 	struct strlist sections;    /* in the order of the top-level metadata */
 	char *baseline;             /* the scenario's baseline section, NULL if it names none */
+	char *primary;              /* the scenario's primary comparisons, NULL if none declared */
+	char *primary_from;         /* where they came from: "metadata.json" or a scenario file */
 };
 
 /*

@@ -10,11 +10,47 @@
 
 #include "dataset/dataset.h"
 #include "report/report-table.h"
+#include "report/stats.h"
+#include "scenario/scenario.h"
 #include "lib/util.h"
 
 /* Adds the comparison tables of cols (cols[0] is the baseline) to ts; the
  * caller renders them (report-table.h) once every table of its report is in. */
 void report_tables(const struct report_col *cols, size_t ncols, struct tables *ts);
+/* One declared primary comparison, tested (report-primary.c). */
+struct primary_outcome {
+	const struct primary *p;
+	char *key;                  /* "kernel-mean@1024" */
+	double ma, mb;              /* the medians of A's and B's runs; NAN: none */
+	size_t na, nb;              /* their runs */
+	bool ratio;                 /* the estimate is B / A; else B - A */
+	struct hodges_lehmann hl;
+	double p_value, q;          /* exact p; q over the primaries */
+	int test;                   /* -1: not tested, why says why */
+	const char *why;
+};
+
+/*
+ * The primaries of ds (its runs' metadata, else the shipped scenario file
+ * of report_set_scenario_dir) tested on the values of ts's tables of cols,
+ * and ts's tests adjusted; *from says where they were declared.
+ */
+struct primary_outcome *report_primaries_test(const struct dataset *ds,
+					      const struct report_col *cols, size_t ncols,
+					      struct tables *ts, struct primaries *ps, char **from);
+void report_primaries_free(struct primary_outcome *res, struct primaries *ps);
+/*
+ * The comparisons of text (the key's form) tested on ds's sections as a
+ * family of their own, as a report would test them were they its
+ * primaries (reproduce's verdicts).
+ */
+struct primary_outcome *report_primaries_of(const struct dataset *ds, const char *text,
+					    struct primaries *ps);
+/* The same, rendered as the report's first table. */
+void report_primaries(const struct dataset *ds, const struct report_col *cols, size_t ncols,
+		      struct tables *ts, struct strbuf *txt, struct strbuf *md);
+/* Where the shipped scenario files are (workloads/scenarios). */
+void report_set_scenario_dir(const char *dir);
 /* Appends the list of failed and degraded runs of ds. */
 void report_problems(const struct dataset *ds, struct strbuf *txt, struct strbuf *md);
 /* A whole report of one results directory: sections side by side. */

@@ -361,6 +361,8 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		json_object_object_add(m, "disk_scale", json_object_new_double(disk_scale));
 	if (s->baseline)
 		json_object_object_add(m, "baseline", json_object_new_string(s->baseline));
+	if (s->primary)
+		json_object_object_add(m, "primary", json_object_new_string(s->primary));
 	/* Set-ups without an area run the fill's load too (plan.c). */
 	json_object_object_add(m, "fill_target_pct",
 			       json_object_new_int64(r->area || s->area > 0 ? s->fill : 0));
