@@ -326,6 +326,49 @@ static void test_cmd_report(void **state)
 	assert_int_equal(rm_rf(tmp), 0);
 }
 
+/*
+ * Each report says how many VMs ran beside its runs and in what order the
+ * set-ups ran (start times per repetition), and the seed of a shuffle.
+ */
+static void test_run_conditions(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+
+	(void)state;
+	fake(&ds);
+	for (size_t i = 0; i < ds.nruns; i++) {
+		/* fast before slow in r1, slow first in every later repetition */
+		int slow = i >= RUNS, rep = ds.runs[i].rep;
+
+		ds.runs[i].start_unix = 1000 * rep + (rep == 1 ? slow : !slow);
+		ds.runs[i].vms_beside = i < 2 ? 1 : 0;
+		ds.runs[i].order_seed = -1;
+	}
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "Host sharing: 8 runs alone, 2 beside one other VM, 0 beside "
+				       "two or more. Order of the set-ups (by start time): r1: fast, "
+				       "slow; r2: slow, fast; r3: slow, fast;"));
+	assert_null(strstr(txt.buf, "the same in every repetition"));
+	for (size_t i = 0; i < ds.nruns; i++) {
+		ds.runs[i].start_unix = 1000 * ds.runs[i].rep + (i >= RUNS);
+		ds.runs[i].order_seed = 0;
+	}
+	sb_free(&txt);
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "r5: fast, slow (the same in every repetition)."));
+	for (size_t i = 0; i < ds.nruns; i++)
+		ds.runs[i].order_seed = 77;
+	sb_free(&txt);
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "Shuffled per repetition, seed 77."));
+	sb_free(&txt);
+	dataset_free(&ds);
+}
+
 /* A job=build scenario's report carries its main result: the timed job. */
 static void test_jobs(void **state)
 {
@@ -523,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_compare_self),
 		cmocka_unit_test(test_significant),
 		cmocka_unit_test(test_primaries),
+		cmocka_unit_test(test_run_conditions),
 		cmocka_unit_test(test_fdr_marks),
 		cmocka_unit_test(test_mixed_parallelism),
 		cmocka_unit_test(test_arch_named),

@@ -465,6 +465,82 @@ static void mixed_parallelism(const struct dataset *ds, struct strbuf *txt, stru
 	sb_free(&beside);
 }
 
+static const struct dataset *order_ds;
+
+static int by_start(const void *x, const void *y)
+{
+	const struct ds_run *a = &order_ds->runs[*(const size_t *)x];
+	const struct ds_run *b = &order_ds->runs[*(const size_t *)y];
+
+	if (a->rep != b->rep)
+		return a->rep - b->rep;
+	return (a->start_unix > b->start_unix) - (a->start_unix < b->start_unix);
+}
+
+/*
+ * How the runs shared the host and in what order the set-ups ran: how many
+ * VMs ran beside them (metadata vms_beside), and per repetition the
+ * sections by start time, with the seed of a shuffled order (plan.c).
+ */
+static void run_conditions(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
+{
+	struct strbuf s, ord;
+	size_t *idx = xcalloc(ds->nruns + 1, sizeof(*idx)), n = 0, beside[3] = { 0 }, unknown = 0;
+	bool same = true;
+	long long seed = -1;
+	char *first = NULL;
+
+	sb_init(&s);
+	sb_init(&ord);
+	for (size_t i = 0; i < ds->nruns; i++) {
+		const struct ds_run *r = &ds->runs[i];
+
+		if (r->vms_beside < 0)
+			unknown++;
+		else
+			beside[r->vms_beside > 1 ? 2 : r->vms_beside]++;
+		if (r->order_seed > 0)
+			seed = r->order_seed;
+		if (r->start_unix > 0)
+			idx[n++] = i;
+	}
+	sb_addf(&s, "Host sharing: %zu run%s alone, %zu beside one other VM, %zu beside two or "
+		"more%s.", beside[0], beside[0] == 1 ? "" : "s", beside[1], beside[2],
+		unknown ? " (the others' metadata does not say)" : "");
+	order_ds = ds;
+	qsort(idx, n, sizeof(*idx), by_start);
+	order_ds = NULL;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		struct strbuf one;
+
+		sb_init(&one);
+		for (; j < n && ds->runs[idx[j]].rep == ds->runs[idx[i]].rep; j++)
+			sb_addf(&one, "%s%s", j > i ? ", " : "", ds->runs[idx[j]].section);
+		sb_addf(&ord, "%sr%d: %s", ord.len ? "; " : "", ds->runs[idx[i]].rep, one.buf);
+		if (!first)
+			first = xstrdup(one.buf);
+		else if (strcmp(first, one.buf))
+			same = false;
+		sb_free(&one);
+		i = j;
+	}
+	if (ord.len)
+		sb_addf(&s, " Order of the set-ups (by start time): %s%s.", ord.buf,
+			seed > 0 ? "" : same && n > ds->sections.n ? " (the same in every repetition)"
+								  : "");
+	if (seed > 0)
+		sb_addf(&s, " Shuffled per repetition, seed %lld.", seed);
+	if (md)
+		sb_addf(md, "\n%s\n", s.buf);
+	if (txt)
+		sb_addf(txt, "  %s\n", s.buf);
+	free(first);
+	free(idx);
+	sb_free(&s);
+	sb_free(&ord);
+}
+
 /*
  * What a section's area held when its allocations began: "idle" without a
  * fill; else the target, the occupancy reached (median of the runs that
@@ -603,6 +679,7 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 		}
 	}
 	mixed_parallelism(ds, txt, md);
+	run_conditions(ds, txt, md);
 	if (txt)
 		sb_add(txt, "\n");
 	if (md)
