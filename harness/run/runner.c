@@ -10,6 +10,7 @@
 #include "scenario/disk.h"
 #include "run/dtb.h"
 #include "lib/history.h"
+#include "lib/json.h"
 #include "kbuild/image.h"
 #include "lib/signals.h"
 #include "run/vm.h"
@@ -338,6 +339,9 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	json_object_object_add(m, "scenario", json_object_new_string(r->scn->name));
 	json_object_object_add(m, "section", json_object_new_string(s->section));
 	json_object_object_add(m, "repetition", json_object_new_int(r->rep));
+	/* the set-up order: its seed and this run's place in its repetition (plan.c) */
+	json_object_object_add(m, "order_seed", json_object_new_int64(r->order_seed));
+	json_object_object_add(m, "order_in_repetition", json_object_new_int(r->order_pos));
 	if (s->description)
 		json_object_object_add(m, "description", json_object_new_string(s->description));
 	json_object_object_add(m, "kernel_variant", json_object_new_string(s->kernel));
@@ -642,7 +646,23 @@ void runner_free(struct run_ctx *ctx)
 	free(ctx->finaldir);
 }
 
-/* Adds a run's metadata to the scenario's list; 1 if the run failed. */
+/* The scenario file's order: its section's place, then the repetition. */
+static int by_section_rep(const void *x, const void *y)
+{
+	json_object *a = *(json_object *const *)x, *b = *(json_object *const *)y;
+	long long sa = js_int(a, "section_index"), sb = js_int(b, "section_index");
+	long long ra = js_int(a, "repetition"), rb = js_int(b, "repetition");
+
+	if (sa != sb)
+		return (sa > sb) - (sa < sb);
+	return (ra > rb) - (ra < rb);
+}
+
+/*
+ * Adds a run's metadata to the scenario's list, kept in the scenario
+ * file's order whatever order the runs ran in (the data set's sections,
+ * and so a report's columns, follow it); 1 if the run failed.
+ */
 size_t runner_add_run(json_object *runs, const struct run *r, json_object *m)
 {
 	json_object *st;
@@ -650,7 +670,10 @@ size_t runner_add_run(json_object *runs, const struct run *r, json_object *m)
 		      strcmp(json_object_get_string(st), "ok");
 
 	json_object_object_add(m, "run", json_object_new_string(r->name));
+	json_object_object_add(m, "section_index",
+			       json_object_new_int64((int64_t)(r->spec - r->scn->runs)));
 	json_object_array_add(runs, m);
+	json_object_array_sort(runs, by_section_rep);
 	return failed;
 }
 

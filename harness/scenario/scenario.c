@@ -102,6 +102,14 @@ static const struct key_def keys[] = {
 		  "report tests them exactly, with a Hodges-Lehmann interval, and adjusts their "
 		  "p-values together (Benjamini-Hochberg); every other row is a secondary family, "
 		  "adjusted on its own. The same in every section (set it in `[global]`)" },
+	{ "order-seed", K_ORDER_SEED, T_LONG, OFF(order_seed), .def = "1", .min = 0,
+	  .max = 1L << 30, .form = "integer",
+	  .help = "the sections run in a shuffled order within each repetition (a drift of the "
+		  "host, or a neighbour's load, then lands on no set-up more than another), "
+		  "from this seed and the repetition's number, so the same seed gives the same "
+		  "order; each run's metadata records the seed and its place "
+		  "(`order_seed`, `order_in_repetition`); `0`: the file's order in every "
+		  "repetition. The same in every section (set it in `[global]`)" },
 	{ "parallel", K_PARALLEL, T_BOOL, OFF(parallel), .def = "yes",
 	  .help = "whether the run may share the host with other VMs under `cmabench run --jobs N` "
 		  "(each VM pinned to cores of its own); `no` makes the whole scenario run one VM "
@@ -923,6 +931,12 @@ static int check_primary(const char *path, const struct scenario *scn, struct st
 		const char *why = NULL, *p0 = scn->runs[0].primary;
 		struct primaries ps;
 
+		if (r->order_seed != scn->runs[0].order_seed) {
+			verr(errs, path, r, K_ORDER_SEED, "differs from [%s]'s: set it in [global]",
+			     scn->runs[0].section);
+			nerr++;
+			break;
+		}
 		if (strcmp(r->primary ? r->primary : "", p0 ? p0 : "")) {
 			verr(errs, path, r, K_PRIMARY, "differs from [%s]'s: set it in [global]",
 			     scn->runs[0].section);

@@ -29,7 +29,7 @@ enum scn_key {
 	K_PIN_BUFFER, K_WARMUP, K_ALLOC_BURST, K_ALLOC_HOLD, K_ALLOC_INTERVAL, K_ALLOC_JITTER,
 	K_SEED, K_PIN_MODE, K_JOB, K_BUILD_FILES, K_BUILD_JOBS, K_BUILD_WORK, K_PARALLEL,
 	K_DISK, K_DISK_SCALE, K_FILL, K_FILL_TIMEOUT, K_FILL_KEEP, K_BASELINE, K_ARCH,
-	K_PRIMARY,
+	K_PRIMARY, K_ORDER_SEED,
 	K__COUNT
 };
 
@@ -74,6 +74,7 @@ struct run_spec {
 	enum fill_keep fill_keep; /* how the keeper keeps the area full */
 	char *baseline;         /* the section the report compares the others with */
 	char *primary;          /* the declared primary comparisons (struct primaries) */
+	long order_seed;        /* shuffles the sections within each repetition; 0: file order */
 	int line[K__COUNT];     /* where each key was set; 0: default */
 	int section_line;
 };
