@@ -205,6 +205,12 @@ static void prim_cells(const struct tables *ts, const struct primary_outcome *r,
 	}
 	cell[5] = xasprintf("%.4f", r->p_value);
 	cell[6] = xasprintf("%.4f", q);
+	/* too few runs: say so rather than "not significant" */
+	if (stats_mw_smallest_p(r->na, r->nb) >= REPORT_ALPHA) {
+		cell[7] = xasprintf("too few runs: %zu against %zu can give no p below %.3f",
+				    r->na, r->nb, stats_mw_smallest_p(r->na, r->nb));
+		return;
+	}
 	cell[7] = xstrdup(q < REPORT_ALPHA ? (r->ratio ? (r->hl.est < 1 ? "significant: B lower"
 								       : "significant: B higher")
 						       : (r->hl.est < 0 ? "significant: B lower"

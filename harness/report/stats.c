@@ -167,6 +167,18 @@ void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		r->p = 1;
 }
 
+double stats_mw_smallest_p(size_t n, size_t m)
+{
+	double c = 1;
+
+	if (!n || !m)
+		return 1;
+	/* C(n + m, n) as a product of ratios */
+	for (size_t i = 1; i <= n; i++)
+		c = c * (double)(m + i) / (double)i;
+	return 2 / c > 1 ? 1 : 2 / c;
+}
+
 int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double alpha,
 			 struct hodges_lehmann *r)
 {

@@ -54,6 +54,9 @@ struct mann_whitney {
 void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			struct mann_whitney *r);
 
+/* The smallest two-sided exact p of n against m: 2 / C(n + m, n) (1 if either is 0). */
+double stats_mw_smallest_p(size_t n, size_t m);
+
 /*
  * Hodges-Lehmann estimate of the shift b - a: the median of the n_a n_b
  * differences b_j - a_i, with the distribution-free confidence interval

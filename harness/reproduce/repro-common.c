@@ -407,12 +407,7 @@ const char *outcome_text(const struct primary_outcome *o)
 
 double smallest_p(size_t n, size_t m)
 {
-	double c = 1;
-
-	/* C(n + m, n), as a product of ratios */
-	for (size_t i = 1; i <= n; i++)
-		c = c * (double)(m + i) / (double)i;
-	return c > 0 ? 2 / c : 1;
+	return stats_mw_smallest_p(n, m);
 }
 
 size_t outcomes_significant(const struct primary_outcome *o, size_t n, bool lower,
