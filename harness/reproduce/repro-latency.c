@@ -151,7 +151,7 @@ static size_t lat_setups(const struct published *pub, const char *const *ours,
  * Not comparable: too few sizes, or too few runs to be significant.
  */
 static void latency_verdict(struct strbuf *md, const struct picks *ps, const struct shape *sp,
-			    bool shaped, bool shape_ok)
+			    bool shaped, bool shape_ok, const char *departs)
 {
 	struct primaries pr;
 	struct primary_outcome *o = figure_tests(ps, "kernel-mean@all:cma/gcma", &pr);
@@ -205,9 +205,11 @@ static void latency_verdict(struct strbuf *md, const struct picks *ps, const str
 		verdict_line(md, V_AGREES, t);
 		free(t);
 	} else {
-		char *t = xasprintf("%s%s%s (significant in the published direction at %zu of %zu "
-				    "sizes).", shape_ok ? "" : "the shape departs (above); ", why.buf,
-				    why.len ? "" : "every size agrees", same, pr.n);
+		char *t = xasprintf("%s%s%s%s (significant in the published direction at %zu of %zu "
+				    "sizes).", shape_ok ? "" : "the shape departs: ",
+				    shape_ok ? "" : departs ? departs : "", shape_ok ? "" : "; ",
+				    why.len ? why.buf : "gcma against cma agrees at every size", same,
+				    pr.n);
 
 		verdict_line(md, V_DIFFERS, t);
 		free(t);
@@ -223,6 +225,7 @@ static void latency_verdict(struct strbuf *md, const struct picks *ps, const str
 static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 {
 	bool shape_ok = false;
+	struct strbuf departs;
 	const struct published *pub = ctx->pub;
 	struct lat_ratios *lr = &ctx->lr;
 	static const char *const sections[] = { "none", "cma", "gcma", NULL };
@@ -234,6 +237,7 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 	struct shape sp = { 0 }, so = { 0 };
 	const struct pub_row *band;
 
+	sb_init(&departs);
 	picks_select(&ps, ctx->sets, ctx->nsets, "rfc-v2", sections);
 	nsizes = lat_sizes(pub, &ps, &sizes);
 	lat_setups(pub, sections, &setups);
@@ -370,12 +374,13 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 		shape_describe(md, "Ours", &so);
 		sb_add(md, "\n\n");
 		if (sp.n >= 2)
-			shape_ok = shape_verdict(md, &sp, &so);
+			shape_ok = shape_verdict(md, &sp, &so, &departs);
 	} else {
 		sb_add(md, "\nOurs has too few sizes with both cma and gcma results to compare the "
 		       "shape.\n\n");
 	}
-	latency_verdict(md, &ps, &sp, so.n >= 2 && sp.n >= 2, shape_ok);
+	latency_verdict(md, &ps, &sp, so.n >= 2 && sp.n >= 2, shape_ok, departs.buf);
+	sb_free(&departs);
 	if (ps.n) {
 		sb_add(md, "Why they differ: the published numbers come from ");
 		sb_addf(md, "%s; ours from ", pub_source(pub, FIG_LAT));

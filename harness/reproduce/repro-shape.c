@@ -62,8 +62,12 @@ void shape_describe(struct strbuf *md, const char *who, const struct shape *s)
 		num(s->gcma_max[last]), num(s->cma_max[m]), s->pages[m]);
 }
 
-/* The points where ours departs from the published shape, in words; true if none. */
-bool shape_verdict(struct strbuf *md, const struct shape *pub, const struct shape *ours)
+/*
+ * The points where ours departs from the published shape, in words; true
+ * if none. departs (if not NULL) gets the same words.
+ */
+bool shape_verdict(struct strbuf *md, const struct shape *pub, const struct shape *ours,
+		   struct strbuf *departs)
 {
 	struct strbuf why;
 	size_t nwhy = 0, last = ours->n - 1, plast = pub->n - 1;
@@ -115,6 +119,8 @@ bool shape_verdict(struct strbuf *md, const struct shape *pub, const struct shap
 			first = false;
 		}
 	agrees = !nwhy;
+	if (nwhy && departs)
+		sb_add(departs, why.buf);
 	if (nwhy)
 		sb_addf(md, "**Ours disagrees with the published shape**: %s.\n\n", why.buf);
 	else
