@@ -219,6 +219,47 @@ static void test_primaries(void **state)
 }
 
 /*
+ * compare --equivalence: a data set against itself is equivalent within
+ * +-10% (run p50s 1035-1075 us: every pairwise ratio within 4%); against
+ * one 1.5 times slower it is not; and too few runs per arm never are.
+ */
+static void test_equivalence(void **state)
+{
+	struct dataset a, b;
+	struct strbuf txt = { 0 }, md = { 0 };
+	bool eq;
+
+	(void)state;
+	fake(&a);
+	fake(&b);
+	a.primary = xstrdup("user-p50@512:fast/slow");
+	sb_init(&txt);
+	sb_init(&md);
+	assert_int_equal(report_equivalence(&a, &a, 0.10, 5, &txt, &md, &eq), 2);
+	assert_true(eq);
+	assert_non_null(strstr(md.buf, "| fast | user-p50@512 | 1055 (5) | 1055 (5) | x1 | "));
+	assert_non_null(strstr(md.buf, "Decision: equivalent"));
+	for (size_t i = 0; i < b.nallocs; i++)
+		b.allocs[i].user_ns = b.allocs[i].user_ns * 3 / 2;
+	sb_free(&md);
+	sb_init(&md);
+	report_equivalence(&a, &b, 0.10, 5, &txt, &md, &eq);
+	assert_false(eq);
+	assert_non_null(strstr(md.buf, "| x1.5 | "));
+	assert_non_null(strstr(md.buf, "no: the interval leaves the margin"));
+	/* 5 runs per arm, 8 asked for */
+	sb_free(&md);
+	sb_init(&md);
+	report_equivalence(&a, &a, 0.10, 8, &txt, &md, &eq);
+	assert_false(eq);
+	assert_non_null(strstr(md.buf, "no: too few runs"));
+	sb_free(&txt);
+	sb_free(&md);
+	dataset_free(&a);
+	dataset_free(&b);
+}
+
+/*
  * Runs whose values overlap entirely are never marked, however small the
  * p: one slow run among the fast ones makes the slow column's range contain
  * the fast one's. And a section with a failed run says so.
@@ -566,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_compare_self),
 		cmocka_unit_test(test_significant),
 		cmocka_unit_test(test_primaries),
+		cmocka_unit_test(test_equivalence),
 		cmocka_unit_test(test_run_conditions),
 		cmocka_unit_test(test_fdr_marks),
 		cmocka_unit_test(test_mixed_parallelism),

@@ -373,3 +373,128 @@ struct primary_outcome *report_primaries_of(const struct dataset *ds, const char
 	free(cols);
 	return res;
 }
+
+/*
+ * compare --equivalence: for each section both data sets have and each
+ * metric of the primaries that section takes part in, B's runs against
+ * A's: the Hodges-Lehmann ratio B / A (the shift over A's median for
+ * percentages) with its exact 95% interval; equivalent when the whole
+ * interval lies within 1 +- margin (two one-sided tests at 2.5% each, the
+ * interval's form). Returns how many were tested; *all_equivalent whether
+ * every one was, with at least min_runs runs per arm.
+ */
+size_t report_equivalence(const struct dataset *a, const struct dataset *b, double margin,
+			  size_t min_runs, struct strbuf *txt, struct strbuf *md, bool *all_equivalent)
+{
+	struct primaries ps = { 0 };
+	char *from = NULL, *text;
+	const char *why = NULL;
+	size_t tested = 0;
+
+	*all_equivalent = true;
+	text = a->primary ? xstrdup(a->primary) : shipped_primary(a, &from);
+	if (!text || primaries_parse(text, NULL, 0, &ps, &why)) {
+		/* @all needs the sizes: parse again with them below */
+		memset(&ps, 0, sizeof(ps));
+	}
+	if (md)
+		sb_addf(md, "## Equivalence, B against A (margin +-%.0f%%)\n\n"
+			"| section | metric | A: median (runs) | B: median (runs) | B vs A "
+			"(Hodges-Lehmann) | 95%% interval | equivalent |\n"
+			"|---|---|---:|---:|---:|---:|---|\n", margin * 100);
+	if (txt)
+		sb_addf(txt, "equivalence, B against A (margin +-%.0f%%)\n", margin * 100);
+	for (size_t s = 0; text && s < a->sections.n; s++) {
+		const char *sec = a->sections.v[s];
+		struct report_col cols[2] = { { "A", a, sec }, { "B", b, sec } };
+		struct tables ts = { 0 };
+		long long *sizes;
+		long *lsizes;
+		size_t nsizes;
+
+		if (!sl_has(&b->sections, sec))
+			continue;
+		report_tables(cols, 2, &ts);
+		nsizes = all_sizes(cols, 2, "", &sizes);
+		lsizes = xcalloc(nsizes + 1, sizeof(*lsizes));
+		for (size_t i = 0; i < nsizes; i++)
+			lsizes[i] = (long)sizes[i];
+		free(sizes);
+		primaries_free(&ps);
+		if (primaries_parse(text, lsizes, nsizes, &ps, &why))
+			memset(&ps, 0, sizeof(ps));
+		free(lsizes);
+		for (size_t i = 0; i < ps.n; i++) {
+			char *key = primary_key(&ps.v[i]);
+			const struct endpoint *ea = find_ep(&ts, key, "A"), *eb = find_ep(&ts, key, "B");
+			struct hodges_lehmann hl;
+			bool dup = false, ok, ratio;
+			double ma, lo, hi, est;
+
+			/* each metric of a section once, whichever primaries name it */
+			for (size_t k = 0; k < i; k++) {
+				char *other = primary_key(&ps.v[k]);
+
+				dup |= !strcmp(other, key) && (!strcmp(ps.v[k].a, sec) ||
+							       !strcmp(ps.v[k].b, sec));
+				free(other);
+			}
+			if (dup || (strcmp(ps.v[i].a, sec) && strcmp(ps.v[i].b, sec)) || !ea || !eb) {
+				free(key);
+				continue;
+			}
+			ma = median(ea->v, ea->n);
+			ratio = ps.v[i].ratio && all_positive(ea) && all_positive(eb);
+			if (ratio) {
+				double *la = xmalloc(ea->n * sizeof(*la)), *lb = xmalloc(eb->n * sizeof(*lb));
+
+				for (size_t k = 0; k < ea->n; k++)
+					la[k] = log(ea->v[k]);
+				for (size_t k = 0; k < eb->n; k++)
+					lb[k] = log(eb->v[k]);
+				stats_hodges_lehmann(la, ea->n, lb, eb->n, REPORT_ALPHA, &hl);
+				est = exp(hl.est);
+				lo = exp(hl.lo);
+				hi = exp(hl.hi);
+				free(la);
+				free(lb);
+			} else {
+				/* a shift, as a share of A's median */
+				stats_hodges_lehmann(ea->v, ea->n, eb->v, eb->n, REPORT_ALPHA, &hl);
+				est = ma ? 1 + hl.est / fabs(ma) : NAN;
+				lo = ma ? 1 + hl.lo / fabs(ma) : NAN;
+				hi = ma ? 1 + hl.hi / fabs(ma) : NAN;
+			}
+			ok = lo >= 1 - margin && hi <= 1 + margin && ea->n >= min_runs &&
+			     eb->n >= min_runs;
+			*all_equivalent &= ok;
+			tested++;
+			if (md)
+				sb_addf(md, "| %s | %s | %.4g (%zu) | %.4g (%zu) | x%.4g | x%.4g to x%.4g "
+					"(%.1f%%) | %s |\n", sec, key, ma, ea->n, median(eb->v, eb->n),
+					eb->n, est, lo, hi, 100 * hl.conf,
+					ok ? "yes" : ea->n < min_runs || eb->n < min_runs
+						     ? "no: too few runs"
+						     : "no: the interval leaves the margin");
+			if (txt)
+				sb_addf(txt, "  %s %s: x%.4g [x%.4g, x%.4g] (%zu, %zu runs): %s\n", sec, key,
+					est, lo, hi, ea->n, eb->n, ok ? "equivalent" : "not shown equivalent");
+			free(key);
+		}
+		tables_free(&ts);
+	}
+	if (!tested)
+		*all_equivalent = false;
+	if (md)
+		sb_addf(md, "\n%s: %s (every interval inside 1 +- %.2f, at least %zu runs per "
+			"arm; primaries declared in %s).\n\n", tested ? "Decision" : "Nothing tested",
+			*all_equivalent ? "equivalent" : "not shown equivalent", margin, min_runs,
+			from ? from : a->primary ? "metadata.json" : "nowhere");
+	if (txt)
+		sb_addf(txt, "  decision: %s\n\n", *all_equivalent ? "equivalent"
+							    : "not shown equivalent");
+	primaries_free(&ps);
+	free(text);
+	free(from);
+	return tested;
+}

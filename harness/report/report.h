@@ -49,6 +49,15 @@ struct primary_outcome *report_primaries_of(const struct dataset *ds, const char
 /* The same, rendered as the report's first table. */
 void report_primaries(const struct dataset *ds, const struct report_col *cols, size_t ncols,
 		      struct tables *ts, struct strbuf *txt, struct strbuf *md);
+/*
+ * B against A, section by section, on the metrics of A's primaries: the
+ * Hodges-Lehmann ratio and its exact 95% interval, equivalent when inside
+ * 1 +- margin with at least min_runs runs per arm (compare --equivalence).
+ * Returns how many metrics were tested.
+ */
+size_t report_equivalence(const struct dataset *a, const struct dataset *b, double margin,
+			  size_t min_runs, struct strbuf *txt, struct strbuf *md,
+			  bool *all_equivalent);
 /* Where the shipped scenario files are (workloads/scenarios). */
 void report_set_scenario_dir(const char *dir);
 /* Appends the list of failed and degraded runs of ds. */
