@@ -13,11 +13,18 @@
 
 struct compare_opts {
 	const char *output;
+	double equivalence;         /* margin in %; 0: no equivalence test */
+	long min_runs;
 };
 
 static const struct opt compare_opts_table[] = {
 	OPT_STRING('o', "output", offsetof(struct compare_opts, output), "FILE",
 		   "also write the comparison as Markdown to FILE"),
+	OPT_DOUBLE(0, "equivalence", offsetof(struct compare_opts, equivalence), "PCT",
+		   "also test whether B equals A within +-PCT% on the primaries' metrics "
+		   "(e.g. --jobs 1 against --jobs 2); exit 3 if not shown equivalent"),
+	OPT_LONG(0, "min-runs", offsetof(struct compare_opts, min_runs), "N",
+		 "runs per arm an equivalence needs (default 8)"),
 	OPT_END(),
 };
 
@@ -83,6 +90,14 @@ int cmd_compare(int argc, char **argv, struct cmb_env *env)
 		tables_heading(&ts, heading);
 		free(heading);
 		report_tables(cols, 2, &ts);
+	}
+	if (o.equivalence > 0) {
+		bool eq;
+
+		report_equivalence(&ds[0], &ds[1], o.equivalence / 100,
+				   o.min_runs > 0 ? (size_t)o.min_runs : 8, &txt, &md, &eq);
+		if (!eq)
+			ret = 3;
 	}
 	/* One false-discovery-rate control over every section's tests. */
 	tables_render(&ts, &txt, &md);

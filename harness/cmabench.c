@@ -5,6 +5,7 @@
 #include "config.h"
 #include "builtin.h"
 #include "lib/signals.h"
+#include "report/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,13 @@ int main(int argc, char **argv)
 	int i = 1;
 
 	env_init(&env);
+	{
+		/* reports of runs older than the key "primary" read it from here */
+		char *scn = env_src(&env, "workloads/scenarios");
+
+		report_set_scenario_dir(scn);
+		free(scn);
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--cache-dir") && i + 1 < argc)

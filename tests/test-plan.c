@@ -30,6 +30,9 @@ static void test_expand(void **state)
 
 	(void)state;
 	load(&s);
+	/* the file's order (order-seed=0) */
+	for (size_t i = 0; i < s.nruns; i++)
+		s.runs[i].order_seed = 0;
 	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
 	/* plain, big x2, noarea; repetition-major: every section's r1 first */
 	assert_int_equal(plan.n, 4);
@@ -47,6 +50,49 @@ static void test_expand(void **state)
 	assert_null(strstr(plan.runs[2].steps, "alloc"));
 	assert_int_equal(plan.runs[1].mem_mib, 1024);
 	plan_free(&plan);
+	scenario_free(&s);
+	sb_free(&errs);
+}
+
+/*
+ * Shuffled per repetition: each repetition holds every section once, the
+ * orders differ between repetitions, the same seed gives the same plan,
+ * and each run knows its seed and place.
+ */
+static void test_shuffled_order(void **state)
+{
+	struct scenario s;
+	struct plan a = { 0 }, b = { 0 };
+	struct strbuf errs = { 0 };
+	size_t differ = 0, first_plain = 0;
+
+	(void)state;
+	load(&s);
+	assert_int_equal(scenario_override(&s, "repeat=12", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "order-seed=7", &ctx, &errs), 0);
+	assert_int_equal(plan_add(&a, &s, NULL, &errs), 0);
+	assert_int_equal(plan_add(&b, &s, NULL, &errs), 0);
+	assert_int_equal(a.n, 12 * s.nruns);
+	for (size_t rep = 0; rep < 12; rep++) {
+		const struct run *r = &a.runs[rep * s.nruns];
+
+		for (size_t k = 0; k < s.nruns; k++) {
+			/* repetition-major, a permutation of the sections, places 1..n */
+			assert_int_equal(r[k].rep, (long)rep + 1);
+			assert_int_equal(r[k].order_pos, (int)k + 1);
+			assert_int_equal(r[k].order_seed, 7);
+			for (size_t m = 0; m < k; m++)
+				assert_string_not_equal(r[k].spec->section, r[m].spec->section);
+			assert_string_equal(r[k].name, b.runs[rep * s.nruns + k].name);
+		}
+		differ += strcmp(r[0].spec->section, a.runs[0].spec->section) != 0;
+		first_plain += !strcmp(r[0].spec->section, "plain");
+	}
+	/* not the same order every time, and no section always first */
+	assert_true(differ > 0);
+	assert_true(first_plain < 12);
+	plan_free(&a);
+	plan_free(&b);
 	scenario_free(&s);
 	sb_free(&errs);
 }
@@ -220,6 +266,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_shuffled_order),
 		cmocka_unit_test(test_setups),
 		cmocka_unit_test(test_only),
 		cmocka_unit_test(test_workload_steps),

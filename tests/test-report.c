@@ -157,7 +157,7 @@ static void test_significant(void **state)
 	sb_init(&md);
 	report_dataset(&ds, NULL, &txt, &md);
 	/* run p50s 1035..1075 us -> 2070..2150 us: the median of runs doubles, every
-	 * slow run above every fast one: p 0.012 (5 vs 5), q below 0.05, marked */
+	 * slow run above every fast one: p 2/252 = 0.0079 (5 vs 5, exact), q below 0.05, marked */
 	assert_non_null(strstr(txt.buf, "1035-1075"));
 	assert_non_null(strstr(txt.buf, "2110.00 *+100.00%* (q 0.0"));
 	/* max is not tested, so not marked */
@@ -178,6 +178,85 @@ static void test_significant(void **state)
 	sb_free(&txt);
 	sb_free(&md);
 	dataset_free(&ds);
+}
+
+/*
+ * Declared primaries: tested exactly with a Hodges-Lehmann ratio, q over
+ * the primaries only, the table's cell marked "primary"; a primary without
+ * values is "n/a", untested; 0 against 0 is never tested.
+ */
+static void test_primaries(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 }, md = { 0 };
+
+	(void)state;
+	fake(&ds);
+	ds.primary = xstrdup("user-p50@512:fast/slow, burst-p50:fast/slow, kernel-retries@all:fast/slow");
+	ds.primary_from = xstrdup("metadata.json");
+	sb_init(&txt);
+	sb_init(&md);
+	report_dataset(&ds, NULL, &txt, &md);
+	assert_non_null(strstr(md.buf, "## Primary comparisons\n\nDeclared in metadata.json."));
+	/* slow's run p50s are exactly twice fast's: every pairwise ratio of a
+	 * run with itself is 2, the median of the 25 is 2; 5 against 5
+	 * separated: p = 2/252, and with two tested primaries q = 0.0079 */
+	assert_non_null(strstr(md.buf, "| user-p50, 512 pages: slow / fast | 1055 (5) | 2110 (5) | x2 | "));
+	assert_non_null(strstr(md.buf, "| 0.0079 | 0.0079 | significant: B higher |"));
+	/* no bursts: n/a, not tested */
+	assert_non_null(strstr(md.buf, "| burst-p50: slow / fast | n/a | n/a | n/a | n/a | n/a | n/a | "
+				       "not tested: neither section has the value |"));
+	/* retries 0 against 3: a shift of +3 points, not a ratio */
+	assert_non_null(strstr(md.buf, "| kernel-retries, 512 pages: slow / fast | 0 (5) | 3 (5) | +3 | "));
+	/* the table's own cell carries the primary's q */
+	assert_non_null(strstr(txt.buf, "2110.00 *+100.00%* (q 0.008, primary)"));
+	/* 100% against 100% success: shown, never tested */
+	assert_non_null(strstr(txt.buf, "100.0 (+0.00%)"));
+	assert_null(strstr(txt.buf, "100.0 (+0.00%, q"));
+	sb_free(&txt);
+	sb_free(&md);
+	dataset_free(&ds);
+}
+
+/*
+ * compare --equivalence: a data set against itself is equivalent within
+ * +-10% (run p50s 1035-1075 us: every pairwise ratio within 4%); against
+ * one 1.5 times slower it is not; and too few runs per arm never are.
+ */
+static void test_equivalence(void **state)
+{
+	struct dataset a, b;
+	struct strbuf txt = { 0 }, md = { 0 };
+	bool eq;
+
+	(void)state;
+	fake(&a);
+	fake(&b);
+	a.primary = xstrdup("user-p50@512:fast/slow");
+	sb_init(&txt);
+	sb_init(&md);
+	assert_int_equal(report_equivalence(&a, &a, 0.10, 5, &txt, &md, &eq), 2);
+	assert_true(eq);
+	assert_non_null(strstr(md.buf, "| fast | user-p50@512 | 1055 (5) | 1055 (5) | x1 | "));
+	assert_non_null(strstr(md.buf, "Decision: equivalent"));
+	for (size_t i = 0; i < b.nallocs; i++)
+		b.allocs[i].user_ns = b.allocs[i].user_ns * 3 / 2;
+	sb_free(&md);
+	sb_init(&md);
+	report_equivalence(&a, &b, 0.10, 5, &txt, &md, &eq);
+	assert_false(eq);
+	assert_non_null(strstr(md.buf, "| x1.5 | "));
+	assert_non_null(strstr(md.buf, "no: the interval leaves the margin"));
+	/* 5 runs per arm, 8 asked for */
+	sb_free(&md);
+	sb_init(&md);
+	report_equivalence(&a, &a, 0.10, 8, &txt, &md, &eq);
+	assert_false(eq);
+	assert_non_null(strstr(md.buf, "no: too few runs"));
+	sb_free(&txt);
+	sb_free(&md);
+	dataset_free(&a);
+	dataset_free(&b);
 }
 
 /*
@@ -286,6 +365,49 @@ static void test_cmd_report(void **state)
 	assert_int_equal(cmd_report(3, argv, &env), 1);
 	free(dir);
 	assert_int_equal(rm_rf(tmp), 0);
+}
+
+/*
+ * Each report says how many VMs ran beside its runs and in what order the
+ * set-ups ran (start times per repetition), and the seed of a shuffle.
+ */
+static void test_run_conditions(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+
+	(void)state;
+	fake(&ds);
+	for (size_t i = 0; i < ds.nruns; i++) {
+		/* fast before slow in r1, slow first in every later repetition */
+		int slow = i >= RUNS, rep = ds.runs[i].rep;
+
+		ds.runs[i].start_unix = 1000 * rep + (rep == 1 ? slow : !slow);
+		ds.runs[i].vms_beside = i < 2 ? 1 : 0;
+		ds.runs[i].order_seed = -1;
+	}
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "Host sharing: 8 runs alone, 2 beside one other VM, 0 beside "
+				       "two or more. Order of the set-ups (by start time): r1: fast, "
+				       "slow; r2: slow, fast; r3: slow, fast;"));
+	assert_null(strstr(txt.buf, "the same in every repetition"));
+	for (size_t i = 0; i < ds.nruns; i++) {
+		ds.runs[i].start_unix = 1000 * ds.runs[i].rep + (i >= RUNS);
+		ds.runs[i].order_seed = 0;
+	}
+	sb_free(&txt);
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "r5: fast, slow (the same in every repetition)."));
+	for (size_t i = 0; i < ds.nruns; i++)
+		ds.runs[i].order_seed = 77;
+	sb_free(&txt);
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "Shuffled per repetition, seed 77."));
+	sb_free(&txt);
+	dataset_free(&ds);
 }
 
 /* A job=build scenario's report carries its main result: the timed job. */
@@ -484,6 +606,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_self),
 		cmocka_unit_test(test_significant),
+		cmocka_unit_test(test_primaries),
+		cmocka_unit_test(test_equivalence),
+		cmocka_unit_test(test_run_conditions),
 		cmocka_unit_test(test_fdr_marks),
 		cmocka_unit_test(test_mixed_parallelism),
 		cmocka_unit_test(test_arch_named),

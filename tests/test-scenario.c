@@ -66,6 +66,52 @@ static void expect_error(const char *file, const char *where, const char *words)
 	free(p);
 }
 
+/* The primary comparisons: parsed, @all expanded, sections checked. */
+static void test_primary(void **state)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+	struct primaries ps;
+	const char *why = NULL;
+	char *p = data("good.scn");
+	static const char *const bad[][2] = {
+		{ "user-p50:a/b", "needs @PAGES" },
+		{ "burst-p50@5:a/b", "gives a size" },
+		{ "speed:a/b", "unknown metric" },
+		{ "user-p50@all:a/a", "two different sections" },
+		{ "user-p50@x:a/b", "not a number of pages" },
+		{ "user-p50@1", "not METRIC[@PAGES]:A/B" },
+	};
+
+	(void)state;
+	assert_int_equal(scenario_load(p, &ctx, &s, &errs), 0);
+	assert_int_equal(scenario_override(&s, "primary=user-p50@all:plain/big, burst-p50:plain/noarea",
+					   &ctx, &errs), 0);
+	assert_int_equal(primaries_parse(s.runs[0].primary, s.runs[0].alloc_pages,
+					 s.runs[0].nalloc_pages, &ps, &why), 0);
+	assert_int_equal(ps.n, s.runs[0].nalloc_pages + 1);
+	assert_string_equal(ps.v[0].metric, "user-p50");
+	assert_int_equal(ps.v[0].pages, s.runs[0].alloc_pages[0]);
+	assert_true(ps.v[0].ratio);
+	assert_string_equal(ps.v[0].a, "plain");
+	assert_string_equal(ps.v[0].b, "big");
+	assert_string_equal(ps.v[ps.n - 1].metric, "burst-p50");
+	assert_int_equal(ps.v[ps.n - 1].pages, 0);
+	primaries_free(&ps);
+	/* a section the scenario does not have */
+	assert_int_not_equal(scenario_override(&s, "primary=user-p50@1:plain/nosuch", &ctx, &errs), 0);
+	assert_non_null(strstr(errs.buf, "primary: 'nosuch' is not a section of this scenario"));
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		why = NULL;
+		assert_int_equal(primaries_parse(bad[i][0], NULL, 0, &ps, &why), -1);
+		if (!why || !strstr(why, bad[i][1]))
+			fail_msg("%s: '%s', expected '%s'", bad[i][0], why ? why : "", bad[i][1]);
+	}
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
 static void test_typo_key(void **state)
 {
 	(void)state;
@@ -399,6 +445,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_primary),
 		cmocka_unit_test(test_typo_key),
 		cmocka_unit_test(test_bad_unit),
 		cmocka_unit_test(test_bad_duration),

@@ -149,7 +149,9 @@ static void test_wilson(void **state)
  * pooled ranks of x: 0.73->1 0.80->3 0.83->4 1.04->7 1.38->10 1.45->11
  *   1.46->12 1.64->13 1.89->14 1.91->15, R_x = 90, U = 90 - 10*11/2 = 35
  *   (R reports W = 35). No ties: sigma^2 = 10*5/12 * 16 = 66.667,
- *   z = (|35 - 25| - 0.5) / 8.164966 = 1.163508, p = 2 (1 - Phi(z)) = 0.244624.
+ *   z = (|35 - 25| - 0.5) / 8.164966 = 1.163508. N = 15 is small: the p is
+ *   exact, 2 x R's one-sided "p-value = 0.1272" = 764 / 3003 = 0.254412
+ *   (of the C(15, 10) = 3003 draws, 764 lie as far from the mean).
  */
 static void test_mann_whitney_textbook(void **state)
 {
@@ -161,11 +163,88 @@ static void test_mann_whitney_textbook(void **state)
 	stats_mann_whitney(x, 10, y, 5, &r);
 	assert_near(r.u, 35, 0);
 	assert_near(r.z, 1.163508, 1e-6);
-	assert_near(r.p, 0.244624, 1e-6);
+	assert_true(r.exact);
+	assert_near(r.p, 764.0 / 3003, 1e-12);
 	/* swapped: U' = n_x n_y - U = 15, same p */
 	stats_mann_whitney(y, 5, x, 10, &r);
 	assert_near(r.u, 15, 0);
-	assert_near(r.p, 0.244624, 1e-6);
+	assert_near(r.p, 764.0 / 3003, 1e-12);
+}
+
+/*
+ * 5 against 5 completely separated: of the C(10, 5) = 252 draws of five
+ * ranks only 1-5 and 6-10 lie as far from the mean, p = 2 / 252 =
+ * 7.9365e-3 (the normal approximation said 0.0122); either direction.
+ */
+static void test_mann_whitney_exact_separated(void **state)
+{
+	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 60, 70, 80, 90, 100 };
+	struct mann_whitney r;
+
+	(void)state;
+	stats_mann_whitney(a, 5, b, 5, &r);
+	assert_true(r.exact);
+	assert_near(r.u, 0, 0);
+	assert_near(r.p, 2.0 / 252, 1e-15);
+	assert_near(r.p, 7.9365e-3, 1e-7);
+	stats_mann_whitney(b, 5, a, 5, &r);
+	assert_near(r.u, 25, 0);
+	assert_near(r.p, 2.0 / 252, 1e-15);
+	/* 3 against 3: 2 / 20, never below 0.05 */
+	stats_mann_whitney(a, 3, b, 3, &r);
+	assert_near(r.p, 0.1, 1e-15);
+	/* large samples: the normal approximation, still tiny */
+	{
+		double x[40], y[40];
+
+		for (int i = 0; i < 40; i++) {
+			x[i] = i;
+			y[i] = 100 + i;
+		}
+		stats_mann_whitney(x, 40, y, 40, &r);
+		assert_false(r.exact);
+		assert_true(r.p < 1e-12);
+	}
+}
+
+/*
+ * Hodges-Lehmann: the same textbook pair (Hollander and Wolfe, the
+ * permeability constants; R's wilcox.test(x, y, conf.int = TRUE) gives
+ * "difference in location 0.305", interval -0.76 to 0.15 for x - y). Here
+ * the shift is y - x: estimate -0.305, interval [-0.76, 0.15]: U with
+ * m = 10, n = 5 has P(U <= 8) = 0.0200 < 0.025 <= P(U <= 9), so k = 9
+ * and the interval is [D_(9), D_(42)] of the 50 sorted differences,
+ * reaching 1 - 2 x 0.0200 = 96.0%.
+ */
+static void test_hodges_lehmann_textbook(void **state)
+{
+	double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+	double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 11, 12, 13, 14, 15 };
+	struct hodges_lehmann h;
+
+	(void)state;
+	assert_int_equal(stats_hodges_lehmann(x, 10, y, 5, 0.05, &h), 0);
+	assert_true(h.exact);
+	assert_near(h.est, -0.305, 1e-12);
+	assert_near(h.lo, -0.76, 1e-12);
+	assert_near(h.hi, 0.15, 1e-12);
+	assert_near(h.conf, 0.9600399600, 1e-9);
+	/* 5 against 5 shifted by 10: differences 6, 7, 7, 8, 8, 8, ..., 13, 13, 14;
+	 * k = 3, [D_(3), D_(23)] = [7, 13] at 1 - 2 x 4/252 = 96.8% */
+	assert_int_equal(stats_hodges_lehmann(a, 5, b, 5, 0.05, &h), 0);
+	assert_near(h.est, 10, 0);
+	assert_near(h.lo, 7, 0);
+	assert_near(h.hi, 13, 0);
+	assert_near(h.conf, 1 - 8.0 / 252, 1e-12);
+	/* 2 against 2 cannot reach 95%: the whole range 9-11, at 1 - 2/6 */
+	assert_int_equal(stats_hodges_lehmann(a, 2, b, 2, 0.05, &h), 0);
+	assert_near(h.lo, 9, 0);
+	assert_near(h.hi, 11, 0);
+	assert_near(h.conf, 1 - 2.0 / 6, 1e-12);
+	/* nothing to estimate from */
+	assert_int_equal(stats_hodges_lehmann(a, 0, b, 2, 0.05, &h), -1);
+	assert_true(isnan(h.est) && isnan(h.lo));
 }
 
 /*
@@ -173,7 +252,9 @@ static void test_mann_whitney_textbook(void **state)
  * mid-ranks 1 | 3 3 3 | 5.5 5.5 | 7 | 8; R_a = 1 + 3 + 3 + 5.5 = 12.5,
  * U = 12.5 - 10 = 2.5. Ties t = 3 and 2: sum (t^3 - t) = 24 + 6 = 30.
  * sigma^2 = 16/12 (9 - 30 / 56) = 11.285714, sigma = 3.359422,
- * z = -(|2.5 - 8| - 0.5) / sigma = -1.488351, p = 0.136658.
+ * z = -(|2.5 - 8| - 0.5) / sigma = -1.488351. Exact, given the ties: of
+ * the C(8, 4) = 70 draws of four of the mid-ranks, 14 sum at least 5.5
+ * from the mean 18, p = 0.2 (an enumeration in Python agrees).
  */
 static void test_mann_whitney_ties(void **state)
 {
@@ -184,7 +265,7 @@ static void test_mann_whitney_ties(void **state)
 	stats_mann_whitney(a, 4, b, 4, &r);
 	assert_near(r.u, 2.5, 0);
 	assert_near(r.z, -1.488351, 1e-6);
-	assert_near(r.p, 0.136658, 1e-6);
+	assert_near(r.p, 0.2, 1e-12);
 	/* all tied: no evidence, p = 1 */
 	stats_mann_whitney(a + 1, 2, b, 1, &r);
 	assert_near(r.p, 1, 0);
@@ -260,6 +341,8 @@ int main(void)
 		cmocka_unit_test(test_mann_whitney_textbook),
 		cmocka_unit_test(test_mann_whitney_ties),
 		cmocka_unit_test(test_mann_whitney_pairs),
+		cmocka_unit_test(test_mann_whitney_exact_separated),
+		cmocka_unit_test(test_hodges_lehmann_textbook),
 		cmocka_unit_test(test_bootstrap),
 	};
 

@@ -49,6 +49,7 @@ static struct ds_run *add_run(struct dataset *ds, const char *name)
 	memset(r, 0, sizeof(*r));
 	r->name = xstrdup(name);
 	r->area_bytes = r->memory_mib = r->cpus = r->vms_beside = -1;
+	r->start_unix = r->order_seed = -1;
 	r->disk_scale = 1;
 	return r;
 }
@@ -83,6 +84,9 @@ static void run_from_json(struct ds_run *r, json_object *m)
 	set_int(&r->cpus, js_int(m, "guest_cpus"));
 	set_int(&r->vms_beside, js_int(m, "vms_beside"));
 	set_str(&r->baseline, js_str(m, "baseline"));
+	set_str(&r->primary, js_str(m, "primary"));
+	set_int(&r->start_unix, js_int(m, "start_unix"));
+	set_int(&r->order_seed, js_int(m, "order_seed"));
 	set_str(&r->disk, js_str(m, "disk"));
 	set_str(&r->arch, js_str(m, "arch"));
 	r->disk_scale = js_num(m, "disk_scale", r->disk_scale);
@@ -329,6 +333,10 @@ int dataset_load(struct dataset *ds, const char *dir, struct strbuf *errs)
 
 		if (r->baseline && !ds->baseline && sl_has(&ds->sections, r->baseline))
 			ds->baseline = xstrdup(r->baseline);
+		if (r->primary && !ds->primary) {
+			ds->primary = xstrdup(r->primary);
+			ds->primary_from = xstrdup("metadata.json");
+		}
 		if (!r->in_metadata)
 			ds_problem(r, "", "not listed in metadata.json");
 		if (!ds_run_ok(r))
@@ -358,6 +366,7 @@ void dataset_free(struct dataset *ds)
 		free(r->trace_problem);
 		free(r->fill_status);
 		free(r->baseline);
+		free(r->primary);
 		free(r->disk);
 		free(r->arch);
 		sl_free(&r->problems);
@@ -384,6 +393,8 @@ void dataset_free(struct dataset *ds)
 	free(ds->dir);
 	free(ds->run_id);
 	free(ds->baseline);
+	free(ds->primary);
+	free(ds->primary_from);
 	sl_free(&ds->sections);
 	memset(ds, 0, sizeof(*ds));
 }

@@ -43,6 +43,9 @@ struct ds_run {
 	char *baseline;             /* metadata: the scenario's baseline section, or NULL */
 	bool partial;               /* ended early (VM timeout, panic, Ctrl-C): its rows are
 				     * whole but the plan was not done; they count, named */
+	char *primary;              /* metadata: the scenario's primary comparisons, or NULL */
+	long long start_unix;       /* metadata: when the run started, -1 unknown */
+	long long order_seed;       /* metadata: seed of the set-up order (plan.c), -1 none */
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };
 
@@ -129,6 +132,8 @@ struct dataset {
 	size_t njobs, cap_jobs;
 	struct strlist sections;    /* in the order of the top-level metadata */
 	char *baseline;             /* the scenario's baseline section, NULL if it names none */
+	char *primary;              /* the scenario's primary comparisons, NULL if none declared */
+	char *primary_from;         /* where they came from: "metadata.json" or a scenario file */
 };
 
 /*

@@ -64,13 +64,47 @@ bool col_run(const struct report_col *c, size_t run)
 	return ds_run_counts(r) && !ds_run_not_filled(r) && !strcmp(r->section, c->section);
 }
 
+/* Every value of both the same (0 against 0): nothing to test. */
+static bool all_one_value(const struct dvec *a, const struct dvec *b)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i] != a->v[0])
+			return false;
+	for (size_t i = 0; i < b->n; i++)
+		if (b->v[i] != a->v[0])
+			return false;
+	return true;
+}
+
+/* Keeps a keyed row's per-run values of every column for the primaries. */
+static void keep_endpoint(struct tables *ts, struct table *t, const char *key,
+			  const struct dvec *pr)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		struct endpoint *e;
+
+		if (!pr[c].n)
+			continue;
+		ts->ep = xrealloc(ts->ep, (ts->nep + 1) * sizeof(*ts->ep));
+		e = &ts->ep[ts->nep++];
+		e->key = xstrdup(key);
+		e->col = t->cols[c].label;
+		e->n = pr[c].n;
+		e->v = xmalloc(e->n * sizeof(*e->v));
+		memcpy(e->v, pr[c].v, e->n * sizeof(*e->v));
+	}
+}
+
 /*
  * A tested row: pr[c] holds column c's per-run values; the row shows
  * their median (agg_mean: their mean), and each column is tested against
- * the baseline on them.
+ * the baseline on them, except where both hold one and the same value.
+ * key names the row as an endpoint a scenario may declare primary
+ * ("kernel-mean@1024"), or is NULL.
  */
 void tested_row(struct tables *ts, struct table *t, const char *label,
-		       const char *better, int prec, const struct dvec *pr, bool agg_mean)
+		       const char *better, int prec, const struct dvec *pr, bool agg_mean,
+		       const char *key)
 {
 	double *v = xcalloc(t->ncols, sizeof(*v));
 	struct trow *r;
@@ -84,12 +118,14 @@ void tested_row(struct tables *ts, struct table *t, const char *label,
 		free(v);
 		return;
 	}
+	if (key)
+		keep_endpoint(ts, t, key, pr);
 	r = table_values(t, label, better, prec, v);
 	for (size_t c = 1; c < t->ncols; c++) {
 		struct mann_whitney mw;
 		double alo, ahi, blo, bhi;
 
-		if (!pr[0].n || !pr[c].n)
+		if (!pr[0].n || !pr[c].n || all_one_value(&pr[0], &pr[c]))
 			continue;
 		stats_mann_whitney(pr[0].v, pr[0].n, pr[c].v, pr[c].n, &mw);
 		dv_range(&pr[0], &alo, &ahi);
@@ -97,6 +133,16 @@ void tested_row(struct tables *ts, struct table *t, const char *label,
 		/* Ranges one inside the other overlap entirely: never a mark. */
 		r->cells[c].test = tests_add(&ts->tests, mw.p,
 					     !((alo <= blo && bhi <= ahi) || (blo <= alo && ahi <= bhi)));
+		if (key) {
+			struct cellref *ref;
+
+			ts->refs = xrealloc(ts->refs, (ts->nrefs + 1) * sizeof(*ts->refs));
+			ref = &ts->refs[ts->nrefs++];
+			ref->key = xstrdup(key);
+			ref->table = (size_t)(t - ts->v);
+			ref->row = t->nrows - 1;
+			ref->col = c;
+		}
 	}
 	free(v);
 }

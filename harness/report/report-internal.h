@@ -28,9 +28,9 @@ void dvecs_free(struct dvec *d, size_t n);
 
 /* A column's runs: its section's runs that ended ok or partial and reached their fill. */
 bool col_run(const struct report_col *c, size_t run);
-/* A tested row of per-run values (pr[c]: column c's). */
+/* A tested row of per-run values (pr[c]: column c's); key: its endpoint name or NULL. */
 void tested_row(struct tables *ts, struct table *t, const char *label, const char *better,
-		int prec, const struct dvec *pr, bool agg_mean);
+		int prec, const struct dvec *pr, bool agg_mean, const char *key);
 /* "lo-hi" of per-run values. */
 void spread_row(struct table *t, const char *label, const struct dvec *pr, int prec);
 

@@ -90,18 +90,30 @@ void table_set(struct trow *r, size_t c, char *text)
 	r->cells[c].text = text;
 }
 
-int tests_add(struct tests *ts, double p, bool separated)
+static int add_test(struct tests *ts, double p, bool separated, bool primary)
 {
 	if (ts->n == ts->cap) {
 		ts->cap = ts->cap ? 2 * ts->cap : 64;
 		ts->p = xrealloc(ts->p, ts->cap * sizeof(*ts->p));
 		ts->q = xrealloc(ts->q, ts->cap * sizeof(*ts->q));
 		ts->separated = xrealloc(ts->separated, ts->cap * sizeof(*ts->separated));
+		ts->primary = xrealloc(ts->primary, ts->cap * sizeof(*ts->primary));
 	}
 	ts->p[ts->n] = p;
 	ts->q[ts->n] = NAN;
 	ts->separated[ts->n] = separated;
+	ts->primary[ts->n] = primary;
 	return (int)ts->n++;
+}
+
+int tests_add(struct tests *ts, double p, bool separated)
+{
+	return add_test(ts, p, separated, false);
+}
+
+int tests_add_primary(struct tests *ts, double p, bool separated)
+{
+	return add_test(ts, p, separated, true);
 }
 
 static const struct tests *sort_tests;
@@ -113,23 +125,31 @@ static int by_p(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* q_(i) = min over j >= i of p_(j) m / j, capped at 1 (Benjamini and Hochberg, 1995). */
+/*
+ * q_(i) = min over j >= i of p_(j) m / j, capped at 1 (Benjamini and
+ * Hochberg, 1995), over the m tests of one family: a primary's q does not
+ * depend on how many secondary rows the report has, nor the other way.
+ */
 void tests_adjust(struct tests *ts)
 {
-	size_t *order = xcalloc(ts->n + 1, sizeof(*order)), m = 0;
-	double run = 1;
+	size_t *order = xcalloc(ts->n + 1, sizeof(*order));
 
-	for (size_t i = 0; i < ts->n; i++)
-		if (!isnan(ts->p[i]))
-			order[m++] = i;
-	sort_tests = ts;
-	qsort(order, m, sizeof(*order), by_p);
-	sort_tests = NULL;
-	for (size_t k = m; k-- > 0;) {
-		double q = ts->p[order[k]] * m / (k + 1);
+	for (int fam = 0; fam < 2; fam++) {
+		size_t m = 0;
+		double run = 1;
 
-		run = q < run ? q : run;
-		ts->q[order[k]] = run;
+		for (size_t i = 0; i < ts->n; i++)
+			if (!isnan(ts->p[i]) && ts->primary[i] == (fam == 1))
+				order[m++] = i;
+		sort_tests = ts;
+		qsort(order, m, sizeof(*order), by_p);
+		sort_tests = NULL;
+		for (size_t k = m; k-- > 0;) {
+			double q = ts->p[order[k]] * m / (k + 1);
+
+			run = q < run ? q : run;
+			ts->q[order[k]] = run;
+		}
 	}
 	ts->adjusted = true;
 	free(order);
@@ -157,6 +177,10 @@ static char *cell_text(const struct tables *ts, const struct trow *r, size_t c)
 		return xasprintf("%s (%+.2f%%)", num, change);
 	q = ts->tests.q[x->test];
 	mark = q < REPORT_ALPHA && ts->tests.separated[x->test];
+	/* a primary's cell carries the primaries' q, and says so */
+	if (ts->tests.primary[x->test])
+		return mark ? xasprintf("%s *%+.2f%%* (q %.3f, primary)", num, change, q)
+			    : xasprintf("%s (%+.2f%%, q %.3f, primary)", num, change, q);
 	if (mark)
 		return xasprintf("%s *%+.2f%%* (q %.3f)", num, change, q);
 	return xasprintf("%s (%+.2f%%, q %.3f)", num, change, q);
@@ -245,5 +269,14 @@ void tables_free(struct tables *ts)
 	free(ts->tests.p);
 	free(ts->tests.q);
 	free(ts->tests.separated);
+	free(ts->tests.primary);
+	for (size_t i = 0; i < ts->nep; i++) {
+		free(ts->ep[i].key);
+		free(ts->ep[i].v);
+	}
+	free(ts->ep);
+	for (size_t i = 0; i < ts->nrefs; i++)
+		free(ts->refs[i].key);
+	free(ts->refs);
 	memset(ts, 0, sizeof(*ts));
 }

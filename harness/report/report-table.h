@@ -3,7 +3,8 @@
  * column first, every other as "value (+x.xx%)". Marks are decided only
  * when the whole report has been built: every tested cell registers its
  * p-value with the report's tests, the false-discovery rate is controlled
- * over all of them at once (Benjamini-Hochberg), and a cell is marked
+ * within each family (Benjamini-Hochberg): the scenario's declared
+ * primary comparisons, and every other test (secondary). A cell is marked
  * "value *+x.xx%*" when its adjusted q < alpha and the per-run values of
  * the two columns do not overlap entirely (one range inside the other).
  */
@@ -24,12 +25,30 @@ struct report_col {
 /* The false-discovery rate a mark allows. */
 #define REPORT_ALPHA 0.05
 
-/* The tests of one report, adjusted together. */
+/*
+ * The tests of one report, in two families adjusted apart: the primary
+ * comparisons the scenario declares, and every other (secondary) test.
+ */
 struct tests {
 	double *p, *q;
 	bool *separated;            /* the two columns' per-run ranges are not nested */
+	bool *primary;              /* in the primary family */
 	size_t n, cap;
 	bool adjusted;
+};
+
+/* A tested row's per-run values of one column, kept under the row's key. */
+struct endpoint {
+	char *key;                  /* "kernel-mean@1024", "burst-p50", ... */
+	const char *col;            /* the column's label */
+	double *v;
+	size_t n;
+};
+
+/* Where a keyed row's cell of column col (tested against column 0) is. */
+struct cellref {
+	char *key;
+	size_t table, row, col;
 };
 
 struct tcell {
@@ -59,6 +78,10 @@ struct tables {
 	struct table *v;
 	size_t n;
 	struct tests tests;
+	struct endpoint *ep;        /* every keyed row's values, for the primaries */
+	size_t nep;
+	struct cellref *refs;
+	size_t nrefs;
 };
 
 struct table *tables_add(struct tables *ts, const struct report_col *cols, size_t ncols,
@@ -85,7 +108,9 @@ void table_set(struct trow *r, size_t c, char *text);
  * whether the per-run values' ranges are not nested. Returns its index.
  */
 int tests_add(struct tests *ts, double p, bool separated);
-/* Benjamini-Hochberg q-values of every registered test. */
+/* The same, in the primary family. */
+int tests_add_primary(struct tests *ts, double p, bool separated);
+/* Benjamini-Hochberg q-values of every registered test, each family apart. */
 void tests_adjust(struct tests *ts);
 
 #endif

@@ -70,19 +70,48 @@ static int cmp_tagged(const void *x, const void *y)
 	return (a->v > b->v) - (a->v < b->v);
 }
 
+/*
+ * How many ways there are to draw m of the n integer scores sc[] with each
+ * sum 0..*total: one pass per score, m down to 1 so each is drawn once.
+ * Doubles count exactly up to 2^53, beyond C(50, 25).
+ */
+static double *draw_counts(const long *sc, size_t n, size_t m, long *total)
+{
+	long t = 0, w;
+	double *c, *out;
+
+	for (size_t i = 0; i < n; i++)
+		t += sc[i];
+	w = t + 1;
+	c = xcalloc((m + 1) * (size_t)w, sizeof(*c));
+	c[0] = 1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = i + 1 < m ? i + 1 : m; k >= 1; k--)
+			for (long s = t; s >= sc[i]; s--)
+				c[k * w + s] += c[(k - 1) * w + s - sc[i]];
+	out = xmalloc((size_t)w * sizeof(*out));
+	memcpy(out, c + m * w, (size_t)w * sizeof(*out));
+	free(c);
+	*total = t;
+	return out;
+}
+
 void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			struct mann_whitney *r)
 {
 	size_t n = na + nb;
 	struct tagged *t;
-	double ra = 0, ties = 0, mu, var, d;
+	long *score, ra2 = 0;
+	double ra, ties = 0, mu, var, d;
 
 	r->u = NAN;
 	r->z = 0;
 	r->p = 1;
+	r->exact = false;
 	if (!na || !nb)
 		return;
 	t = xmalloc(n * sizeof(*t));
+	score = xmalloc(n * sizeof(*score));
 	for (size_t i = 0; i < na; i++)
 		t[i] = (struct tagged){ a[i], 1 };
 	for (size_t i = 0; i < nb; i++)
@@ -90,32 +119,121 @@ void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	qsort(t, n, sizeof(*t), cmp_tagged);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
-		double rank, tc;
+		double tc;
 
 		while (j < n && t[j].v == t[i].v)
 			j++;
-		/* positions i..j-1 hold ranks i+1..j: their mean */
-		rank = (i + 1 + j) / 2.0;
-		for (size_t k = i; k < j; k++)
+		/* positions i..j-1 hold ranks i+1..j: twice their mean, an integer */
+		for (size_t k = i; k < j; k++) {
+			score[k] = (long)(i + 1 + j);
 			if (t[k].from_a)
-				ra += rank;
+				ra2 += score[k];
+		}
 		tc = (double)(j - i);
 		ties += tc * tc * tc - tc;
 		i = j;
 	}
 	free(t);
+	ra = ra2 / 2.0;
 	r->u = ra - na * (na + 1) / 2.0;
 	mu = na * (double)nb / 2.0;
 	var = na * (double)nb / 12.0 * ((n + 1) - ties / ((double)n * (n - 1)));
-	if (var <= 0)
+	if (var <= 0) {
+		free(score);
 		return;
+	}
 	d = fabs(r->u - mu) - 0.5;
 	if (d < 0)
 		d = 0;
 	r->z = (r->u - mu < 0 ? -d : d) / sqrt(var);
-	r->p = 2 * gsl_cdf_ugaussian_Q(fabs(r->z));
+	if (n <= MW_EXACT_MAX) {
+		long total, mean2 = (long)na * (long)(n + 1), far = labs(ra2 - mean2);
+		double *cnt = draw_counts(score, n, na, &total), all = 0, tail = 0;
+
+		/* doubled sums are integers: "as far" is an exact comparison */
+		for (long s = 0; s <= total; s++) {
+			all += cnt[s];
+			if (labs(s - mean2) >= far)
+				tail += cnt[s];
+		}
+		free(cnt);
+		r->p = tail / all;
+		r->exact = true;
+	} else {
+		r->p = 2 * gsl_cdf_ugaussian_Q(fabs(r->z));
+	}
+	free(score);
 	if (r->p > 1)
 		r->p = 1;
+}
+
+double stats_mw_smallest_p(size_t n, size_t m)
+{
+	double c = 1;
+
+	if (!n || !m)
+		return 1;
+	/* C(n + m, n) as a product of ratios */
+	for (size_t i = 1; i <= n; i++)
+		c = c * (double)(m + i) / (double)i;
+	return 2 / c > 1 ? 1 : 2 / c;
+}
+
+int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double alpha,
+			 struct hodges_lehmann *r)
+{
+	size_t m = na * nb, n = na + nb, k;
+	double *d;
+
+	r->est = r->lo = r->hi = r->conf = NAN;
+	r->exact = false;
+	if (!na || !nb)
+		return -1;
+	d = xmalloc(m * sizeof(*d));
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			d[i * nb + j] = b[j] - a[i];
+	gsl_sort(d, 1, m);
+	r->est = stats_quantile_sorted(d, m, 0.5);
+	if (n <= MW_EXACT_MAX) {
+		long *rank = xmalloc(n * sizeof(*rank)), total, off = (long)(na * (na + 1) / 2);
+		double *cnt, all = 0, below = 0;
+
+		/* the null distribution of U without ties: sums of na of the ranks 1..n */
+		for (size_t i = 0; i < n; i++)
+			rank[i] = (long)i + 1;
+		cnt = draw_counts(rank, n, na, &total);
+		for (long s = 0; s <= total; s++)
+			all += cnt[s];
+		/* k: the smallest u with P(U <= u) >= alpha / 2 */
+		for (k = 0; (long)k + off <= total; k++) {
+			if ((below + cnt[k + off]) / all >= alpha / 2)
+				break;
+			below += cnt[k + off];
+		}
+		/* k = 0 cannot be: the whole range, which misses with P(U = 0) twice */
+		if (!k) {
+			k = 1;
+			below = cnt[off];
+		}
+		free(cnt);
+		free(rank);
+		/* below is now P(U <= k - 1) */
+		r->conf = 1 - 2 * below / all;
+		r->exact = true;
+	} else {
+		double sd = sqrt(m * (n + 1) / 12.0), kk;
+
+		kk = floor(m / 2.0 - gsl_cdf_ugaussian_Qinv(alpha / 2) * sd);
+		k = kk < 1 ? 1 : (size_t)kk;
+		r->conf = 1 - 2 * gsl_cdf_ugaussian_P((k - 0.5 - m / 2.0) / sd);
+	}
+	if (k > (m + 1) / 2)
+		k = (m + 1) / 2;
+	r->lo = d[k - 1];
+	r->hi = d[m - k];
+	free(d);
+	return 0;
 }
 
 static double median_of(double *v, size_t n)

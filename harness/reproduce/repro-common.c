@@ -318,7 +318,7 @@ static double per_request(const struct pick *k, void *arg)
 	const struct dataset *ds = &k->set->ds;
 	const char *what = arg;
 	double sum = 0;
-	size_t n = 0;
+	size_t n = 0, traced = 0;
 	long long d;
 
 	for (size_t i = 0; i < ds->nallocs; i++) {
@@ -327,12 +327,16 @@ static double per_request(const struct pick *k, void *arg)
 		if (a->run != k->run || a->tag[0])
 			continue;
 		n++;
-		sum += a->retries == DS_NONE ? 0 : (double)a->retries;
+		/* an untraced request's retries are unknown, not 0 */
+		if (a->retries != DS_NONE) {
+			sum += (double)a->retries;
+			traced++;
+		}
 	}
 	if (!n)
 		return NAN;
 	if (!strcmp(what, "retries"))
-		return sum / n;
+		return traced ? sum / traced : NAN;
 	return ds_counter_delta(ds, k->run, "vmstat", what, &d, NULL) ? (double)d / n : NAN;
 }
 
@@ -349,18 +353,80 @@ void area_facts(struct strbuf *md, const struct picks *ps, const char *cma, cons
 		sb_addf(md, "In our runs, CMA's first request met its area %s%% full of movable "
 			"pages (median of %zu runs, `area_occupancy_pct` of alloc.csv)", num(c0.med),
 			c0.n);
-		if (mig.n)
+		if (mig.n && rt.n)
 			sb_addf(md, "; each CMA request migrated a median of %s pages (vmstat "
 				"`pgmigrate_success` over the run / requests) after %s busy retries",
-				num(mig.med), rt.n ? num(rt.med) : "-");
+				num(mig.med), num(rt.med));
+		else if (mig.n)
+			sb_addf(md, "; each CMA request migrated a median of %s pages (vmstat "
+				"`pgmigrate_success` over the run / requests); busy retries n/a (the "
+				"requests were not traced)", num(mig.med));
 		sb_add(md, ". ");
 	}
 	if (g0.n)
 		sb_addf(md, "GCMA's first request met its area %s%% full of cached pages and its last "
-			"%s%% (median of %zu runs). ", num(g0.med), g1.n ? num(g1.med) : "-", g0.n);
+			"%s%% (median of %zu runs). ", num(g0.med), g1.n ? num(g1.med) : "n/a", g0.n);
 	if ((c0.n && c0.med < 50) || (g0.n && g0.med < 50))
 		sb_add(md, "An area less than half full is an idle one: such runs measure the set-up, "
 		       "not what the allocators pay when they must take their areas back. ");
+}
+
+void verdict_line(struct strbuf *md, enum verdict v, const char *why)
+{
+	static const char *const word[] = { "agrees", "differs", "not comparable" };
+
+	sb_addf(md, "**Verdict: %s.** %s\n\n", word[v], why);
+}
+
+struct primary_outcome *figure_tests(const struct picks *ps, const char *text,
+				     struct primaries *out)
+{
+	if (!ps->n) {
+		memset(out, 0, sizeof(*out));
+		return xcalloc(1, sizeof(struct primary_outcome));
+	}
+	return report_primaries_of(&ps->v[0].set->ds, text, out);
+}
+
+const char *outcome_text(const struct primary_outcome *o)
+{
+	static char buf[4][160];
+	static int k;
+	char *b = buf[k++ % 4];
+
+	if (o->test < 0)
+		snprintf(b, sizeof(buf[0]), "n/a (%s)", o->why ? o->why : "not tested");
+	else if (o->ratio)
+		snprintf(b, sizeof(buf[0]), "x%.3g (95%% interval x%.3g to x%.3g, q %.3f)", o->hl.est,
+			 o->hl.lo, o->hl.hi, o->q);
+	else
+		snprintf(b, sizeof(buf[0]), "%+.3g (95%% interval %+.3g to %+.3g, q %.3f)", o->hl.est,
+			 o->hl.lo, o->hl.hi, o->q);
+	return b;
+}
+
+double smallest_p(size_t n, size_t m)
+{
+	return stats_mw_smallest_p(n, m);
+}
+
+size_t outcomes_significant(const struct primary_outcome *o, size_t n, bool lower,
+			    struct strbuf *too_few)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double null = o[i].ratio ? 1 : 0;
+
+		if (o[i].na && o[i].nb && smallest_p(o[i].na, o[i].nb) >= REPORT_ALPHA)
+			sb_addf(too_few, "%s%s with %zu runs against %zu (the smallest p they can give "
+				"is %.3f)", too_few->len ? "; " : "", o[i].key, o[i].na, o[i].nb,
+				smallest_p(o[i].na, o[i].nb));
+		if (o[i].test >= 0 && o[i].q < REPORT_ALPHA &&
+		    (lower ? o[i].hl.est < null : o[i].hl.est > null))
+			k++;
+	}
+	return k;
 }
 
 void end_paragraph(struct strbuf *md)

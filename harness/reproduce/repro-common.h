@@ -7,6 +7,7 @@
 #ifndef CMB_REPRO_COMMON_H
 #define CMB_REPRO_COMMON_H
 
+#include "report/report.h"
 #include "report/stats.h"
 #include "reproduce/reproduce.h"
 
@@ -80,6 +81,29 @@ void describe_env(struct strbuf *md, const struct picks *ps);
  * sentences; nothing if no run has them.
  */
 void area_facts(struct strbuf *md, const struct picks *ps, const char *cma, const char *gcma);
+
+/* ---- verdicts: one per published figure ---- */
+enum verdict { V_AGREES, V_DIFFERS, V_NOT_COMPARABLE };
+
+/* "**Verdict: differs.** why" as its own paragraph. */
+void verdict_line(struct strbuf *md, enum verdict v, const char *why);
+/*
+ * The figure's comparisons (the scenario key's form, "burst-p50:cma/gcma")
+ * tested on the first data set of ps as a family of their own.
+ */
+struct primary_outcome *figure_tests(const struct picks *ps, const char *text,
+				     struct primaries *out);
+/* "x0.66 (95% interval x0.44 to x1.16, q 0.222)" */
+const char *outcome_text(const struct primary_outcome *o);
+/* The smallest two-sided exact p of n against m: 2 / C(n + m, n). */
+double smallest_p(size_t n, size_t m);
+/*
+ * How many of the outcomes are significant (q < 0.05) with B below A
+ * (lower) or above it; why (a buffer of the caller's) gets "not comparable"
+ * reasons: a comparison with too few runs to ever be significant.
+ */
+size_t outcomes_significant(const struct primary_outcome *o, size_t n, bool lower,
+			    struct strbuf *too_few);
 
 /* Ends a paragraph: trailing blanks dropped, a blank line. */
 void end_paragraph(struct strbuf *md);

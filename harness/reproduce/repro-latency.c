@@ -144,8 +144,88 @@ static size_t lat_setups(const struct published *pub, const char *const *ours,
 	return out->n;
 }
 
+/*
+ * Agrees: the shape's tests pass and, at every size, gcma against cma
+ * (kernel-side means, else user-side: the scenario's primaries) is
+ * significant in the published direction. Differs: which and by how much.
+ * Not comparable: too few sizes, or too few runs to be significant.
+ */
+static void latency_verdict(struct strbuf *md, const struct picks *ps, const struct shape *sp,
+			    bool shaped, bool shape_ok, const char *departs)
+{
+	struct primaries pr;
+	struct primary_outcome *o = figure_tests(ps, "kernel-mean@all:cma/gcma", &pr);
+	struct strbuf why, few;
+	size_t tested = 0, same = 0;
+	const char *accel = ps->n ? prun(&ps->v[0])->accel : NULL;
+
+	for (size_t i = 0; i < pr.n; i++)
+		tested += o[i].test >= 0;
+	if (!tested) {
+		report_primaries_free(o, &pr);
+		o = figure_tests(ps, "user-mean@all:cma/gcma", &pr);
+	}
+	sb_init(&why);
+	sb_init(&few);
+	outcomes_significant(o, pr.n, true, &few);
+	for (size_t i = 0; i < pr.n; i++) {
+		bool pub_lower = true, pub_has = false;
+
+		for (size_t k = 0; k < sp->n; k++)
+			if (sp->pages[k] == pr.v[i].pages) {
+				pub_has = true;
+				pub_lower = sp->gcma_avg[k] < sp->cma_avg[k];
+			}
+		if (o[i].test >= 0 && o[i].q < REPORT_ALPHA &&
+		    (pub_lower ? o[i].hl.est < 1 : o[i].hl.est > 1)) {
+			same++;
+			continue;
+		}
+		sb_addf(&why, "%sat %ld pages gcma / cma is %s%s", why.len ? "; " : "", pr.v[i].pages,
+			outcome_text(&o[i]),
+			o[i].test < 0 ? "" : !(o[i].q < REPORT_ALPHA) ? ", not significant"
+			: pub_has ? (pub_lower ? ", the other way than published"
+					       : " where the published GCMA was slower")
+				  : "");
+	}
+	if (!ps->n)
+		verdict_line(md, V_NOT_COMPARABLE, "no results of this scenario.");
+	else if (!shaped || !pr.n)
+		verdict_line(md, V_NOT_COMPARABLE, "too few sizes with both cma and gcma results.");
+	else if (shape_ok && few.len && !same) {
+		char *t = xasprintf("too few runs: %s.", few.buf);
+
+		verdict_line(md, V_NOT_COMPARABLE, t);
+		free(t);
+	} else if (shape_ok && same == pr.n) {
+		char *t = xasprintf("the shape's tests pass, and at all %zu sizes GCMA's mean is "
+				    "significantly lower than CMA's (%s at the first size).", pr.n,
+				    outcome_text(&o[0]));
+
+		verdict_line(md, V_AGREES, t);
+		free(t);
+	} else {
+		char *t = xasprintf("%s%s%s%s (significant in the published direction at %zu of %zu "
+				    "sizes).", shape_ok ? "" : "the shape departs: ",
+				    shape_ok ? "" : departs ? departs : "", shape_ok ? "" : "; ",
+				    why.len ? why.buf : "gcma against cma agrees at every size", same,
+				    pr.n);
+
+		verdict_line(md, V_DIFFERS, t);
+		free(t);
+	}
+	if (accel && !strcmp(accel, "tcg"))
+		sb_add(md, "The absolute times are not comparable (TCG: an emulated CPU); the verdict "
+		       "rests on the shape and on gcma against cma at each size.\n\n");
+	sb_free(&why);
+	sb_free(&few);
+	report_primaries_free(o, &pr);
+}
+
 static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 {
+	bool shape_ok = false;
+	struct strbuf departs;
 	const struct published *pub = ctx->pub;
 	struct lat_ratios *lr = &ctx->lr;
 	static const char *const sections[] = { "none", "cma", "gcma", NULL };
@@ -157,6 +237,7 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 	struct shape sp = { 0 }, so = { 0 };
 	const struct pub_row *band;
 
+	sb_init(&departs);
 	picks_select(&ps, ctx->sets, ctx->nsets, "rfc-v2", sections);
 	nsizes = lat_sizes(pub, &ps, &sizes);
 	lat_setups(pub, sections, &setups);
@@ -293,11 +374,13 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 		shape_describe(md, "Ours", &so);
 		sb_add(md, "\n\n");
 		if (sp.n >= 2)
-			shape_verdict(md, &sp, &so);
+			shape_ok = shape_verdict(md, &sp, &so, &departs);
 	} else {
 		sb_add(md, "\nOurs has too few sizes with both cma and gcma results to compare the "
 		       "shape.\n\n");
 	}
+	latency_verdict(md, &ps, &sp, so.n >= 2 && sp.n >= 2, shape_ok, departs.buf);
+	sb_free(&departs);
 	if (ps.n) {
 		sb_add(md, "Why they differ: the published numbers come from ");
 		sb_addf(md, "%s; ours from ", pub_source(pub, FIG_LAT));

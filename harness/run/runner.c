@@ -339,6 +339,9 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	json_object_object_add(m, "scenario", json_object_new_string(r->scn->name));
 	json_object_object_add(m, "section", json_object_new_string(s->section));
 	json_object_object_add(m, "repetition", json_object_new_int(r->rep));
+	/* the set-up order: its seed and this run's place in its repetition (plan.c) */
+	json_object_object_add(m, "order_seed", json_object_new_int64(r->order_seed));
+	json_object_object_add(m, "order_in_repetition", json_object_new_int(r->order_pos));
 	if (s->description)
 		json_object_object_add(m, "description", json_object_new_string(s->description));
 	json_object_object_add(m, "kernel_variant", json_object_new_string(s->kernel));
@@ -367,6 +370,8 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		json_object_object_add(m, "disk_scale", json_object_new_double(disk_scale));
 	if (s->baseline)
 		json_object_object_add(m, "baseline", json_object_new_string(s->baseline));
+	if (s->primary)
+		json_object_object_add(m, "primary", json_object_new_string(s->primary));
 	/* Set-ups without an area run the fill's load too (plan.c). */
 	json_object_object_add(m, "fill_target_pct",
 			       json_object_new_int64(r->area || s->area > 0 ? s->fill : 0));
@@ -705,12 +710,32 @@ void runner_print_tally(FILE *f, const struct run_tally *t, const char *suffix)
 }
 
 /* Adds a run's metadata to the scenario's list; 1 if the run failed (did not complete). */
+/* The scenario file's order: its section's place, then the repetition. */
+static int by_section_rep(const void *x, const void *y)
+{
+	json_object *a = *(json_object *const *)x, *b = *(json_object *const *)y;
+	long long sa = js_int(a, "section_index"), sb = js_int(b, "section_index");
+	long long ra = js_int(a, "repetition"), rb = js_int(b, "repetition");
+
+	if (sa != sb)
+		return (sa > sb) - (sa < sb);
+	return (ra > rb) - (ra < rb);
+}
+
+/*
+ * Adds a run's metadata to the scenario's list, kept in the scenario
+ * file's order whatever order the runs ran in (the data set's sections,
+ * and so a report's columns, follow it); 1 if the run failed.
+ */
 size_t runner_add_run(json_object *runs, const struct run *r, json_object *m)
 {
 	bool failed = !runner_status_complete(js_str(m, "status"));
 
 	json_object_object_add(m, "run", json_object_new_string(r->name));
+	json_object_object_add(m, "section_index",
+			       json_object_new_int64((int64_t)(r->spec - r->scn->runs)));
 	json_object_array_add(runs, m);
+	json_object_array_sort(runs, by_section_rep);
 	return failed;
 }
 

@@ -1,6 +1,7 @@
 #include "scenario/plan.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,33 +129,62 @@ static const char *allocations(const struct run_spec *s)
 	return s->trace ? "traced" : "untraced";
 }
 
+/* splitmix64 (Steele et al. 2014): a fixed, portable sequence per seed. */
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Fisher-Yates over idx[0..n-1] from (seed, rep); seed 0 leaves it as it is. */
+static void shuffle(size_t *idx, size_t n, long seed, long rep)
+{
+	uint64_t x = (uint64_t)seed * 1000003u + (uint64_t)rep;
+
+	if (!seed)
+		return;
+	for (size_t i = n; i > 1; i--) {
+		size_t k = (size_t)(splitmix(&x) % i), t = idx[i - 1];
+
+		idx[i - 1] = idx[k];
+		idx[k] = t;
+	}
+}
+
 int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist *only,
 	     struct strbuf *errs)
 {
-	size_t matched = 0;
-	long reps = 0;
+	size_t matched = 0, *idx = xcalloc(scn->nruns + 1, sizeof(*idx));
+	long reps = 0, seed = scn->nruns ? scn->runs[0].order_seed : 0;
 
 	if (!errs->buf)
 		sb_init(errs);
-	for (size_t i = 0; i < scn->nruns; i++)
+	for (size_t i = 0; i < scn->nruns; i++) {
 		if (scn->runs[i].repeat > reps)
 			reps = scn->runs[i].repeat;
+		if (!only || !only->n || sl_has(only, scn->runs[i].section))
+			matched++;
+	}
 	/*
-	 * Repetition-major order (none-r1, cma-r1, gcma-r1, none-r2, ...): a
-	 * drift of the host over the session then spreads over every set-up
-	 * instead of landing on one.
+	 * Repetition-major (every set-up's r1, then every r2, ...): a drift of
+	 * the host over the session spreads over every set-up; shuffled within
+	 * each repetition, so that no set-up always runs first or beside the
+	 * same neighbour (run --jobs).
 	 */
-	for (long rep = 1; rep <= reps; rep++)
-		for (size_t i = 0; i < scn->nruns; i++) {
-			const struct run_spec *s = &scn->runs[i];
-			struct run *r;
+	for (long rep = 1; rep <= reps; rep++) {
+		size_t n = 0;
 
-			if (only && only->n && !sl_has(only, s->section))
-				continue;
-			if (rep == 1)
-				matched++;
-			if (rep > s->repeat)
-				continue;
+		for (size_t i = 0; i < scn->nruns; i++)
+			if ((!only || !only->n || sl_has(only, scn->runs[i].section)) &&
+			    rep <= scn->runs[i].repeat)
+				idx[n++] = i;
+		shuffle(idx, n, seed, rep);
+		for (size_t k = 0; k < n; k++) {
+			const struct run_spec *s = &scn->runs[idx[k]];
+			struct run *r;
 
 			plan->runs = xrealloc(plan->runs, (plan->n + 1) * sizeof(*plan->runs));
 			r = &plan->runs[plan->n++];
@@ -170,7 +200,11 @@ int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist
 			r->mem_mib = s->memory >> 20;
 			if (s->setup == SETUP_CARVEOUT)
 				r->mem_mib -= s->area >> 20;
+			r->order_seed = seed;
+			r->order_pos = (int)k + 1;
 		}
+	}
+	free(idx);
 	if (only && only->n && !matched) {
 		sb_addf(errs, "%s: no section matches --only\n", scn->path);
 		return 1;

@@ -20,6 +20,8 @@ struct run {
 	/* Facts the data set needs, written into the run's metadata.json. */
 	const char *area;       /* the CMA area allocated from, or NULL */
 	const char *allocations; /* "traced", "untraced" (beside a job) or "none" */
+	long order_seed;        /* the scenario's order-seed (0: file order) */
+	int order_pos;          /* 1-based place among its repetition's runs */
 };
 
 struct plan {
@@ -27,7 +29,11 @@ struct plan {
 	size_t n;
 };
 
-/* Adds the runs of scn (only the named sections if only->n) to plan. */
+/*
+ * Adds the runs of scn (only the named sections if only->n) to plan,
+ * repetition-major; within a repetition the sections in the order that
+ * the scenario's order-seed and the repetition's number shuffle them to.
+ */
 int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist *only,
 	     struct strbuf *errs);
 /*

@@ -97,6 +97,24 @@ static const struct key_def keys[] = {
 	  .help = "the section the report compares the others with (`cmabench report --baseline` "
 		  "overrides it); default: the first section that allocated, else the first "
 		  "section" },
+	{ "primary", K_PRIMARY, T_STRING, OFF(primary), .form = "list of `METRIC[@PAGES]:A/B`",
+	  .help = "the comparisons the scenario is about, declared before its runs: each a metric "
+		  "of section B against section A, at a request size for the allocation metrics "
+		  "(`@all`: every size of `alloc-pages`): `user-` or `kernel-` + `p50`, `p99`, "
+		  "`mean`, `success`, `retries` (allocation latency and success per run); "
+		  "`burst-p50`, `burst-ok`; `job-elapsed`, `job-user`, `job-sys`; `read-bw`, "
+		  "`write-bw` (the foreground fio job); `hit-rate`, `occupancy` (cleancache). The "
+		  "report tests them exactly, with a Hodges-Lehmann interval, and adjusts their "
+		  "p-values together (Benjamini-Hochberg); every other row is a secondary family, "
+		  "adjusted on its own. The same in every section (set it in `[global]`)" },
+	{ "order-seed", K_ORDER_SEED, T_LONG, OFF(order_seed), .def = "1", .min = 0,
+	  .max = 1L << 30, .form = "integer",
+	  .help = "the sections run in a shuffled order within each repetition (a drift of the "
+		  "host, or a neighbour's load, then lands on no set-up more than another), "
+		  "from this seed and the repetition's number, so the same seed gives the same "
+		  "order; each run's metadata records the seed and its place "
+		  "(`order_seed`, `order_in_repetition`); `0`: the file's order in every "
+		  "repetition. The same in every section (set it in `[global]`)" },
 	{ "parallel", K_PARALLEL, T_BOOL, OFF(parallel), .def = "yes",
 	  .help = "whether the run may share the host with other VMs under `cmabench run --jobs N` "
 		  "(each VM pinned to cores of its own); `no` makes the whole scenario run one VM "
@@ -104,7 +122,7 @@ static const struct key_def keys[] = {
 	{ "repeat", K_REPEAT, T_LONG, OFF(repeat), .def = "1", .min = 1, .max = 1000,
 	  .help = "repetitions, each in a fresh VM; the run is the unit of replication, and with "
 		  "fewer than 5 per set-up no difference can be significant (5 against 5 "
-		  "completely separated gives p = 0.012): every comparison scenario that comes "
+		  "completely separated gives p = 0.0079, exact): every comparison scenario that comes "
 		  "with cmabench repeats 5 times" },
 	{ "scratch", K_SCRATCH, T_SIZE, OFF(scratch), .def = "1G",
 	  .help = "the scratch disk (ext4, mounted at `/mnt/scratch` in the guest); sparse on the "
@@ -227,6 +245,103 @@ const char *setup_area_name(enum setup s)
 	if (s == SETUP_GCMA)
 		return "gcma";
 	return NULL;
+}
+
+/* Which metrics have a request size, and which compare as a ratio. */
+static const struct {
+	const char *name;
+	bool sized, ratio;
+} pmetrics[] = {
+	{ "user-p50", true, true }, { "user-p99", true, true }, { "user-mean", true, true },
+	{ "user-success", true, false }, { "kernel-p50", true, true }, { "kernel-p99", true, true },
+	{ "kernel-mean", true, true }, { "kernel-success", true, false },
+	{ "kernel-retries", true, false }, { "burst-p50", false, true },
+	{ "burst-ok", false, false }, { "job-elapsed", false, true }, { "job-user", false, true },
+	{ "job-sys", false, true }, { "read-bw", false, true }, { "write-bw", false, true },
+	{ "hit-rate", false, false }, { "occupancy", false, false },
+};
+
+static void primary_push(struct primaries *out, size_t m, long pages, const char *a, const char *b)
+{
+	struct primary *p;
+
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	p = &out->v[out->n++];
+	p->metric = pmetrics[m].name;
+	p->ratio = pmetrics[m].ratio;
+	p->pages = pages;
+	p->a = xstrdup(a);
+	p->b = xstrdup(b);
+}
+
+int primaries_parse(const char *text, const long *sizes, size_t nsizes, struct primaries *out,
+		    const char **why)
+{
+	char *copy = xstrdup(text ? text : ""), *save = NULL;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (char *tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		char *colon, *slash, *at, *a, *b;
+		size_t m = ARRAY_SIZE(pmetrics);
+		long pages = 0;
+
+		tok = trim(tok);
+		colon = strchr(tok, ':');
+		slash = colon ? strchr(colon, '/') : NULL;
+		if (!colon || !slash) {
+			*why = "has an entry that is not METRIC[@PAGES]:A/B";
+			ret = -1;
+			break;
+		}
+		*colon = *slash = '\0';
+		a = trim(colon + 1);
+		b = trim(slash + 1);
+		at = strchr(tok, '@');
+		if (at)
+			*at++ = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(pmetrics); i++)
+			if (!strcmp(pmetrics[i].name, trim(tok)))
+				m = i;
+		if (m == ARRAY_SIZE(pmetrics)) {
+			*why = "names an unknown metric (see 'cmabench help scenario')";
+			ret = -1;
+		} else if (!*a || !*b || !strcmp(a, b)) {
+			*why = "needs two different sections A/B";
+			ret = -1;
+		} else if (pmetrics[m].sized != !!at) {
+			*why = at ? "gives a size to a metric without one"
+				  : "needs @PAGES (or @all) for an allocation metric";
+			ret = -1;
+		} else if (at && !strcmp(at, "all")) {
+			for (size_t i = 0; i < nsizes; i++)
+				primary_push(out, m, sizes[i], a, b);
+		} else if (at && (parse_long(at, &pages, why) || pages < 1)) {
+			*why = "has a size that is not a number of pages";
+			ret = -1;
+		} else {
+			primary_push(out, m, pages, a, b);
+		}
+	}
+	free(copy);
+	if (ret)
+		primaries_free(out);
+	return ret;
+}
+
+char *primary_key(const struct primary *p)
+{
+	return p->pages ? xasprintf("%s@%ld", p->metric, p->pages) : xstrdup(p->metric);
+}
+
+void primaries_free(struct primaries *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->v[i].a);
+		free(p->v[i].b);
+	}
+	free(p->v);
+	memset(p, 0, sizeof(*p));
 }
 
 /* The values a T_CHOICE, T_ENUM or T_ARCH row takes. */
@@ -842,6 +957,56 @@ static int check_baseline(const char *path, const struct scenario *scn, struct s
 	return nerr;
 }
 
+/*
+ * The primaries parse, name sections of the scenario, and are one list:
+ * the same value in every section.
+ */
+static int check_primary(const char *path, const struct scenario *scn, struct strbuf *errs)
+{
+	int nerr = 0;
+
+	for (size_t i = 0; i < scn->nruns && !nerr; i++) {
+		const struct run_spec *r = &scn->runs[i];
+		const char *why = NULL, *p0 = scn->runs[0].primary;
+		struct primaries ps;
+
+		if (r->order_seed != scn->runs[0].order_seed) {
+			verr(errs, path, r, K_ORDER_SEED, "differs from [%s]'s: set it in [global]",
+			     scn->runs[0].section);
+			nerr++;
+			break;
+		}
+		if (strcmp(r->primary ? r->primary : "", p0 ? p0 : "")) {
+			verr(errs, path, r, K_PRIMARY, "differs from [%s]'s: set it in [global]",
+			     scn->runs[0].section);
+			nerr++;
+			break;
+		}
+		if (primaries_parse(r->primary, r->alloc_pages, r->nalloc_pages, &ps, &why)) {
+			verr(errs, path, r, K_PRIMARY, "'%s' %s", r->primary, why);
+			nerr++;
+			break;
+		}
+		for (size_t k = 0; k < ps.n && !nerr; k++) {
+			const char *sec[2] = { ps.v[k].a, ps.v[k].b };
+
+			for (int j = 0; j < 2 && !nerr; j++) {
+				bool found = false;
+
+				for (size_t x = 0; x < scn->nruns && !found; x++)
+					found = !strcmp(scn->runs[x].section, sec[j]);
+				if (!found) {
+					verr(errs, path, r, K_PRIMARY, "'%s' is not a section of this "
+					     "scenario", sec[j]);
+					nerr++;
+				}
+			}
+		}
+		primaries_free(&ps);
+	}
+	return nerr;
+}
+
 int scenario_load(const char *path, const struct scn_ctx *ctx,
 		  struct scenario *scn, struct strbuf *errs)
 {
@@ -952,6 +1117,8 @@ int scenario_load(const char *path, const struct scn_ctx *ctx,
 			nerr += validate(path, &scn->runs[i], ctx, errs);
 	if (!nerr)
 		nerr += check_baseline(path, scn, errs);
+	if (!nerr)
+		nerr += check_primary(path, scn, errs);
 	return nerr;
 }
 
@@ -989,5 +1156,7 @@ int scenario_override(struct scenario *scn, const char *assignment,
 	free(copy);
 	for (size_t i = 0; i < scn->nruns; i++)
 		nerr += validate(scn->path, &scn->runs[i], ctx, errs);
-	return nerr + (nerr ? 0 : check_baseline(scn->path, scn, errs));
+	if (!nerr)
+		nerr += check_baseline(scn->path, scn, errs);
+	return nerr + (nerr ? 0 : check_primary(scn->path, scn, errs));
 }

@@ -29,7 +29,7 @@ enum scn_key {
 	K_PIN_BUFFER, K_WARMUP, K_ALLOC_BURST, K_ALLOC_HOLD, K_ALLOC_INTERVAL, K_ALLOC_JITTER,
 	K_SEED, K_PIN_MODE, K_JOB, K_BUILD_FILES, K_BUILD_JOBS, K_BUILD_WORK, K_PARALLEL,
 	K_DISK, K_DISK_SCALE, K_FILL, K_FILL_TIMEOUT, K_FILL_KEEP, K_BASELINE, K_ARCH,
-	K_ALLOC_TIMEOUT,
+	K_ALLOC_TIMEOUT, K_PRIMARY, K_ORDER_SEED,
 	K__COUNT
 };
 
@@ -75,6 +75,8 @@ struct run_spec {
 	double fill_timeout;    /* seconds the fill may take */
 	enum fill_keep fill_keep; /* how the keeper keeps the area full */
 	char *baseline;         /* the section the report compares the others with */
+	char *primary;          /* the declared primary comparisons (struct primaries) */
+	long order_seed;        /* shuffles the sections within each repetition; 0: file order */
 	int line[K__COUNT];     /* where each key was set; 0: default */
 	int section_line;
 };
@@ -119,6 +121,36 @@ int parse_long(const char *s, long *out, const char **why);
  * script at an allowance of 10 min), plus a quarter and a minute of margin.
  */
 double scenario_derived_timeout(const struct run_spec *r);
+
+/*
+ * The primary comparisons a scenario declares (key "primary"): a list of
+ * METRIC[@PAGES]:A/B, each a metric of the report (at a request size, for
+ * the allocation metrics; @all: every size of alloc-pages) compared
+ * between sections A and B as B against A. Their p-values are adjusted
+ * together, apart from every other test of the report (report.c).
+ */
+struct primary {
+	const char *metric;     /* "kernel-mean", "burst-p50", ... (scenario.c) */
+	long pages;             /* the request size; 0 for the metrics without one */
+	char *a, *b;            /* the sections: B against A */
+	bool ratio;             /* compared as the ratio B / A, else as B - A */
+};
+
+struct primaries {
+	struct primary *v;
+	size_t n;
+};
+
+/*
+ * Parses text (the key's value) into out; sizes (of alloc-pages) stand for
+ * @all. -1 with *why set on an error.
+ */
+int primaries_parse(const char *text, const long *sizes, size_t nsizes, struct primaries *out,
+		    const char **why);
+/* "kernel-mean@1024" or "burst-p50" (caller frees). */
+char *primary_key(const struct primary *p);
+void primaries_free(struct primaries *p);
+
 /* Help text listing every key. */
 void scenario_print_keys(FILE *f);
 /* The key table of docs/scenarios.md. */
