@@ -6,6 +6,7 @@
 #include "builtin.h"
 #include "lib/signals.h"
 #include "report/report.h"
+#include "scenario/variants.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,17 @@ int main(int argc, char **argv)
 	if (i >= argc) {
 		usage(stderr);
 		return 2;
+	}
+	{
+		/* a bad variant file stops every command, before it starts anything */
+		struct strbuf errs = { 0 };
+
+		if (kvariants_load(env.srcdir, &errs)) {
+			fprintf(stderr, "cmabench: kernel variants:\n%s", errs.buf);
+			sb_free(&errs);
+			return 2;
+		}
+		sb_free(&errs);
 	}
 	signals_install();
 	for (size_t c = 0; c < nbuiltins; c++)

@@ -4,11 +4,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/hash.h"
 #include "kbuild/kbuild.h"
+#include "scenario/arch.h"
 
 static char dir[] = "/tmp/cmb-key-XXXXXX";
 static struct cmb_env env;
@@ -90,6 +92,199 @@ static void test_missing_patch(void **state)
 	put("kernel-patches/series", "0001-x.patch\n");
 }
 
+/*
+ * The key of the C table that the variant files replaced, frozen here: the
+ * shipped files must give the kernels already cached the same keys
+ * (vanilla 12aef34e..., gcma 031c5092..., gcma-debug ad1296cd... on the
+ * machine they were built on).
+ */
+struct old_variant {
+	const char *name;
+	bool patched;
+	const char *fragments[4];
+	const char *only_arch;
+};
+
+static const struct old_variant old_table[] = {
+	{ "vanilla", false, { "base.config" }, NULL },
+	{ "gcma", true, { "base.config", "gcma.config" }, NULL },
+	{ "gcma-debug", true, { "base.config", "gcma.config", "debug.config" }, "x86_64" },
+};
+
+static void old_key(const struct cmb_env *e, const struct cmb_arch *a,
+		    const struct old_variant *v, char key[65])
+{
+	struct hash *h = hash_new();
+	char *cc = arch_cc(a);
+	char *argv[] = { cc, "--version", NULL };
+	char *gcc = cmd_first_line(argv);
+
+	hash_str(h, "cmabench-kbuild-1");
+	if (a != arch_default()) {
+		hash_str(h, "arch");
+		hash_str(h, a->name);
+		hash_str(h, a->image_target);
+	}
+	hash_str(h, gcc ? gcc : "no-gcc");
+	assert_int_equal(hash_file(h, e->linux_source), 0);
+	for (int i = 0; v->fragments[i]; i++) {
+		const char *name = !strcmp(v->fragments[i], "base.config") ? a->base_fragment
+									   : v->fragments[i];
+		char *p = xasprintf("%s/kernel-patches/configs/%s", e->srcdir, name);
+
+		hash_str(h, name);
+		assert_int_equal(hash_file(h, p), 0);
+		free(p);
+	}
+	if (v->patched) {
+		char *series = xasprintf("%s/kernel-patches/series", e->srcdir);
+		char *text = read_file(series, NULL), *save = NULL;
+
+		assert_non_null(text);
+		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			char *p;
+
+			l = trim(l);
+			if (!*l || *l == '#')
+				continue;
+			p = xasprintf("%s/kernel-patches/%s", e->srcdir, l);
+			hash_str(h, strrchr(p, '/') + 1);
+			assert_int_equal(hash_file(h, p), 0);
+			free(p);
+		}
+		free(text);
+		free(series);
+	}
+	free(gcc);
+	free(cc);
+	hash_final(h, key);
+}
+
+/* The shipped variant files, the project's own patches and fragments: old keys. */
+static void test_shipped_keys_unchanged(void **state)
+{
+	struct cmb_env real = env;
+	unsigned int compared = 0;
+
+	(void)state;
+	real.srcdir = xasprintf("%s/../..", TEST_DATA);
+	for (size_t i = 0; i < ARRAY_SIZE(old_table); i++) {
+		const struct kvariant *v = kvariant_find(old_table[i].name);
+
+		assert_non_null(v);
+		for (unsigned int a = 0; a < cmb_arches_count; a++) {
+			const struct cmb_arch *arch = &cmb_arches[a];
+			struct strbuf errs = { 0 };
+			char want[65], got[65];
+			bool suits = !old_table[i].only_arch ||
+				     !strcmp(old_table[i].only_arch, arch->name);
+
+			assert_int_equal(kvariant_suits(v, arch->name), suits);
+			if (!suits)
+				continue;
+			old_key(&real, arch, &old_table[i], want);
+			if (kbuild_key_arch(&real, arch, v, got, &errs))
+				fail_msg("%s", errs.buf);
+			if (strcmp(want, got))
+				fail_msg("%s on %s: key %s, was %s", v->name, arch->name, got, want);
+			sb_free(&errs);
+			compared++;
+		}
+	}
+	assert_int_equal(compared, 5);
+	free((char *)real.srcdir);
+}
+
+static void git(const char *repo, const char *a1, const char *a2, const char *a3)
+{
+	char *argv[] = { "git", "-C", (char *)repo, "-c", "user.name=t", "-c", "user.email=t@t",
+			 (char *)a1, (char *)a2, (char *)a3, NULL };
+
+	assert_int_equal(run_cmd(argv, NULL, "/dev/null", NULL, NULL), 0);
+}
+
+static void tree_key(const struct kvariant *v, char key[65])
+{
+	struct strbuf errs = { 0 };
+
+	if (kbuild_key(&env, v, key, &errs))
+		fail_msg("kbuild_key: %s", errs.buf);
+	sb_free(&errs);
+}
+
+/* source = tree PATH: HEAD, the uncommitted diff and untracked files, not ignored ones. */
+static void test_tree_keys(void **state)
+{
+	struct strbuf errs = { 0 };
+	struct kvariant v;
+	char k1[65], k2[65], k3[65];
+	char *repo = path_join(dir, "tree");
+	char *file = path_join(dir, "variants/mytree");
+	char *text = xasprintf("source = tree %s\nseries = none\narches = x86_64\n"
+			       "config.x86_64 = base.config\n", repo);
+
+	(void)state;
+	if (!have_program("git"))
+		skip();
+	put("tree/Makefile", "VERSION = 6\n");
+	put("tree/mm/cma.c", "int x;\n");
+	put("tree/.gitignore", "*.o\n");
+	put("variants/mytree", text);
+	git(repo, "init", "-q", NULL);
+	git(repo, "add", ".", NULL);
+	git(repo, "commit", "-qm", "one");
+	if (kvariant_parse(file, dir, &v, &errs))
+		fail_msg("%s", errs.buf);
+	assert_int_equal(v.source, KV_SOURCE_TREE);
+	assert_string_equal(v.tree, repo);
+	tree_key(&v, k1);
+	tree_key(&v, k2);
+	assert_string_equal(k1, k2);
+
+	/* an uncommitted edit changes it; undone, the key is back */
+	put("tree/mm/cma.c", "int y;\n");
+	tree_key(&v, k2);
+	assert_string_not_equal(k1, k2);
+	put("tree/mm/cma.c", "int x;\n");
+	tree_key(&v, k2);
+	assert_string_equal(k1, k2);
+
+	/* an untracked file, and its content; an ignored one does not count */
+	put("tree/mm/new.c", "int z;\n");
+	tree_key(&v, k2);
+	assert_string_not_equal(k1, k2);
+	put("tree/mm/new.c", "int w;\n");
+	tree_key(&v, k3);
+	assert_string_not_equal(k2, k3);
+	put("tree/mm/cma.o", "object");
+	tree_key(&v, k2);
+	assert_string_equal(k2, k3);
+
+	/* committed: the same tree at another HEAD */
+	git(repo, "add", ".", NULL);
+	git(repo, "commit", "-qm", "two");
+	tree_key(&v, k2);
+	assert_string_not_equal(k2, k3);
+	assert_string_not_equal(k2, k1);
+
+	/* a tree that is no git tree: an error, not a key */
+	{
+		char *gitdir = path_join(repo, ".git");
+
+		assert_int_equal(rm_rf(gitdir), 0);
+		free(gitdir);
+		setenv("GIT_CEILING_DIRECTORIES", dir, 1);
+		assert_int_equal(kbuild_key(&env, &v, k2, &errs), -1);
+		unsetenv("GIT_CEILING_DIRECTORIES");
+		assert_non_null(strstr(errs.buf, "not a git tree"));
+	}
+	kvariant_free(&v);
+	sb_free(&errs);
+	free(text);
+	free(file);
+	free(repo);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -119,6 +314,8 @@ int main(void)
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_missing_patch),
+		cmocka_unit_test(test_shipped_keys_unchanged),
+		cmocka_unit_test(test_tree_keys),
 	};
 
 	return cmocka_run_group_tests_name("cache-keys", tests, setup, teardown);

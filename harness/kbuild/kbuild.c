@@ -20,10 +20,14 @@
 /* Bump when the recipe below changes in a way that changes the output. */
 #define RECIPE "cmabench-kbuild-1"
 
-/* Lines of kernel-patches/series: patch file names, '#' comments. */
-static int read_series(const struct cmb_env *env, struct strlist *patches, struct strbuf *errs)
+/* Lines of the variant's series file: patch file names, '#' comments. */
+static int read_series(const struct cmb_env *env, const struct kvariant *v,
+		       struct strlist *patches, struct strbuf *errs)
 {
-	char *series = env_src(env, "kernel-patches/series");
+	char *rel = xasprintf("kernel-patches/%s", v->series);
+	char *series = env_src(env, rel);
+
+	free(rel);
 	char *text = read_file(series, NULL);
 	char *save = NULL;
 	int lineno = 0;
@@ -64,10 +68,10 @@ static int read_series(const struct cmb_env *env, struct strlist *patches, struc
 	return 0;
 }
 
-/* The variant's i-th fragment for arch: its base.config is the arch's own. */
+/* The variant's i-th fragment for arch (config.ARCH), NULL after the last. */
 static const char *fragment_name(const struct cmb_arch *a, const struct kvariant *v, int i)
 {
-	return !strcmp(v->fragments[i], "base.config") ? a->base_fragment : v->fragments[i];
+	return v->configs[arch_index(a)].v[i];
 }
 
 static char *fragment_path(const struct cmb_env *env, const char *name)
@@ -110,17 +114,87 @@ static int hash_source(const struct cmb_env *env, struct hash *h, struct strbuf 
 	return 0;
 }
 
+/*
+ * A local tree (source = tree PATH): its HEAD, its uncommitted diff and its
+ * untracked files (names and contents), not its path, so a clone at the
+ * same state has the same key.
+ */
+static int hash_tree(const char *tree, struct hash *h, struct strbuf *errs)
+{
+	char *head_argv[] = { "git", "-C", (char *)tree, "rev-parse", "HEAD", NULL };
+	char *diff_argv[] = { "git", "-C", (char *)tree, "diff", "--binary", "HEAD", NULL };
+	/* names git would quote (a newline, a tab, a quote) are hashed as printed */
+	char *untracked_argv[] = { "git", "-C", (char *)tree, "-c", "core.quotePath=false",
+				   "ls-files", "--others", "--exclude-standard", NULL };
+	char *mk = path_join(tree, "Makefile");
+	char *head = cmd_first_line(head_argv), *diff = NULL, *untracked = NULL, *save = NULL;
+	int st1 = -1, st2 = -1, ret = 0;
+
+	if (!path_exists(mk)) {
+		sb_addf(errs, "%s: not a kernel tree (no Makefile)\n", tree);
+		ret = -1;
+		goto out;
+	}
+	if (!head || strlen(head) < 40) {
+		sb_addf(errs, "%s: not a git tree (git rev-parse HEAD failed)\n", tree);
+		ret = -1;
+		goto out;
+	}
+	diff = cmd_output(diff_argv, &st1);
+	untracked = cmd_output(untracked_argv, &st2);
+	if (!diff || st1 || !untracked || st2) {
+		sb_addf(errs, "%s: git diff or git ls-files failed\n", tree);
+		ret = -1;
+		goto out;
+	}
+	hash_str(h, "tree");
+	hash_str(h, head);
+	hash_str(h, diff);
+	for (char *name = strtok_r(untracked, "\n", &save); name;
+	     name = strtok_r(NULL, "\n", &save)) {
+		char *p = path_join(tree, name);
+
+		hash_str(h, name);
+		/* a nested repository or a dangling link: its name only */
+		if (is_dir(p) || hash_file(h, p))
+			hash_str(h, "-");
+		free(p);
+	}
+out:
+	free(mk);
+	free(head);
+	free(diff);
+	free(untracked);
+	return ret;
+}
+
 int kbuild_key_arch(const struct cmb_env *env, const struct cmb_arch *a,
 		    const struct kvariant *v, char key[65], struct strbuf *errs)
 {
-	struct hash *h = hash_new();
-	char *cc_name = arch_cc(a);
-	char *gcc_argv[] = { cc_name, "--version", NULL };
-	char *gcc = cmd_first_line(gcc_argv);
+	struct hash *h;
+	char *cc_name, *gcc;
 	int ret = 0;
 
 	if (!errs->buf)
 		sb_init(errs);
+	if (!kvariant_suits(v, a->name)) {
+		sb_addf(errs, "%s: kernel variant %s is for %s only\n", v->file, v->name, v->arches);
+		memset(key, '0', 64);
+		key[64] = '\0';
+		return -1;
+	}
+	/*
+	 * The inputs in the order of the table of variants this file replaced,
+	 * so that the keys of vanilla, gcma and gcma-debug stay those of the
+	 * kernels already cached (tests/test-hash.c checks it).
+	 */
+	h = hash_new();
+	cc_name = arch_cc(a);
+	{
+		char *gcc_argv[] = { cc_name, "--version", NULL };
+
+		gcc = cmd_first_line(gcc_argv);
+	}
 	hash_str(h, RECIPE);
 	/* x86_64 keys stay what they were before there were other arches. */
 	if (a != arch_default()) {
@@ -131,9 +205,9 @@ int kbuild_key_arch(const struct cmb_env *env, const struct cmb_arch *a,
 	hash_str(h, gcc ? gcc : "no-gcc");
 	free(gcc);
 	free(cc_name);
-	if (hash_source(env, h, errs))
+	if (v->source == KV_SOURCE_TREE ? hash_tree(v->tree, h, errs) : hash_source(env, h, errs))
 		ret = -1;
-	for (int i = 0; v->fragments[i]; i++) {
+	for (int i = 0; fragment_name(a, v, i); i++) {
 		const char *name = fragment_name(a, v, i);
 		char *frag = fragment_path(env, name);
 
@@ -144,10 +218,10 @@ int kbuild_key_arch(const struct cmb_env *env, const struct cmb_arch *a,
 		}
 		free(frag);
 	}
-	if (v->patched) {
+	if (v->series) {
 		struct strlist patches = { 0 };
 
-		if (read_series(env, &patches, errs))
+		if (read_series(env, v, &patches, errs))
 			ret = -1;
 		for (size_t i = 0; i < patches.n; i++) {
 			const char *base = strrchr(patches.v[i], '/') + 1;
@@ -275,15 +349,15 @@ static int get_source(const struct cmb_env *env, const char *dir, const char *lo
 	return rc;
 }
 
-static int apply_patches(const struct cmb_env *env, const char *linux_dir, const char *log,
-			 const char *tag)
+static int apply_patches(const struct cmb_env *env, const struct kvariant *v,
+			 const char *linux_dir, const char *log, const char *tag)
 {
 	struct strlist patches = { 0 };
 	struct strbuf errs = { 0 };
 	struct progress p;
 	int rc = 0;
 
-	if (read_series(env, &patches, &errs)) {
+	if (read_series(env, v, &patches, &errs)) {
 		fputs(errs.buf, stderr);
 		sb_free(&errs);
 		return -1;
@@ -296,7 +370,8 @@ static int apply_patches(const struct cmb_env *env, const char *linux_dir, const
 
 		rc = run_cmd(argv, linux_dir, log, NULL, NULL);
 		if (rc && !interrupted()) {
-			err_msg("%s does not apply (kernel-patches/series entry %zu)", patches.v[i], i + 1);
+			err_msg("%s does not apply (kernel-patches/%s entry %zu)", patches.v[i],
+				v->series, i + 1);
 			print_log_tail(log, 20);
 		}
 	}
@@ -310,32 +385,37 @@ static int apply_patches(const struct cmb_env *env, const char *linux_dir, const
 	return rc;
 }
 
+/* linux_dir: the source; objdir: where the output goes (O=), NULL: the source. */
 static int configure_kernel(const struct cmb_env *env, const struct cmb_arch *a,
-			    const struct kvariant *v, const char *linux_dir, const char *log,
-			    const char *tag)
+			    const struct kvariant *v, const char *linux_dir, const char *objdir,
+			    const char *log, const char *tag)
 {
 	struct strlist argv = { 0 };
 	struct strbuf errs = { 0 };
-	char *dotconfig = path_join(linux_dir, ".config");
+	char *dotconfig = path_join(objdir ? objdir : linux_dir, ".config");
 	char *name = xasprintf("%s: config", tag);
 	int rc, bad = 0;
 
 	add_arch_env(&argv, a);
 	sl_add(&argv, "scripts/kconfig/merge_config.sh");
 	sl_add(&argv, "-n");  /* allnoconfig base: only what the fragments ask for */
-	for (int i = 0; v->fragments[i]; i++) {
+	if (objdir) {
+		sl_add(&argv, "-O");
+		sl_add(&argv, objdir);
+	}
+	for (int i = 0; fragment_name(a, v, i); i++) {
 		char *frag = fragment_path(env, fragment_name(a, v, i));
 
 		sl_add(&argv, frag);
 		free(frag);
 	}
 	rc = step(name, argv.v, linux_dir, log);
-	for (int i = 0; !rc && v->fragments[i]; i++) {
+	for (int i = 0; !rc && fragment_name(a, v, i); i++) {
 		char *frag = fragment_path(env, fragment_name(a, v, i));
 		struct strlist later = { 0 };
 
 		/* a later fragment's value wins (e.g. debug.config's DEBUG_KERNEL) */
-		for (int j = i + 1; v->fragments[j]; j++) {
+		for (int j = i + 1; fragment_name(a, v, j); j++) {
 			char *l = fragment_path(env, fragment_name(a, v, j));
 
 			sl_add(&later, l);
@@ -358,8 +438,8 @@ static int configure_kernel(const struct cmb_env *env, const struct cmb_arch *a,
 }
 
 static int compile_kernel(const struct cmb_env *env, const struct cmb_arch *a,
-			  const struct kvariant *v, const char *linux_dir, const char *log,
-			  const char *tag, long *objects)
+			  const struct kvariant *v, const char *linux_dir, const char *objdir,
+			  const char *log, const char *tag, long *objects)
 {
 	char *hkey_s = xasprintf("kbuild.%s%s.seconds", a->cache_prefix, v->name);
 	char *hkey_o = xasprintf("kbuild.%s%s.objects", a->cache_prefix, v->name);
@@ -372,11 +452,13 @@ static int compile_kernel(const struct cmb_env *env, const struct cmb_arch *a,
 	add_arch_env(&argv, a);
 	sl_add(&argv, "make");
 	sl_addf(&argv, "-j%d", env->jobs);
+	if (objdir)
+		sl_addf(&argv, "O=%s", objdir);
 	sl_add(&argv, a->image_target);
 	t.expected = history_get(env, hkey_o);
 	/* Never built this variant: another variant's build is a fair guess. */
-	for (unsigned int i = 0; t.expected <= 0 && i < kvariants_count; i++) {
-		char *k = xasprintf("kbuild.%s%s.objects", a->cache_prefix, kvariants[i].name);
+	for (unsigned int i = 0; t.expected <= 0 && i < kvariants_count(); i++) {
+		char *k = xasprintf("kbuild.%s%s.objects", a->cache_prefix, kvariant_at(i)->name);
 
 		t.expected = history_get(env, k);
 		free(k);
@@ -619,13 +701,26 @@ int kbuild_get_arch(const struct cmb_env *env, const struct cmb_arch *a, const s
 	printf("[kernel %s%s] building %.16s; compiler output in %s\n", a->cache_prefix, v->name,
 	       k->key, log);
 	t0 = now_ns() / 1e9;
-	rc = get_source(env, tmp, log, tag);
-	if (!rc && v->patched)
-		rc = apply_patches(env, linux_dir, log, tag);
-	if (!rc)
-		rc = configure_kernel(env, a, v, linux_dir, log, tag);
-	if (!rc)
-		rc = compile_kernel(env, a, v, linux_dir, log, tag, &objects);
+	if (v->source == KV_SOURCE_TREE) {
+		/*
+		 * A local tree is built where it is, its output in tmp/linux (O=):
+		 * the tree is left as it is (it must hold no in-tree build:
+		 * make mrproper). Untested here: no tree build has been run.
+		 */
+		rc = mkdir_p(linux_dir);
+		if (!rc)
+			rc = configure_kernel(env, a, v, v->tree, linux_dir, log, tag);
+		if (!rc)
+			rc = compile_kernel(env, a, v, v->tree, linux_dir, log, tag, &objects);
+	} else {
+		rc = get_source(env, tmp, log, tag);
+		if (!rc && v->series)
+			rc = apply_patches(env, v, linux_dir, log, tag);
+		if (!rc)
+			rc = configure_kernel(env, a, v, linux_dir, NULL, log, tag);
+		if (!rc)
+			rc = compile_kernel(env, a, v, linux_dir, NULL, log, tag, &objects);
+	}
 	if (!rc)
 		rc = collect(a, tmp, linux_dir, v, k->key, now_ns() / 1e9 - t0, objects,
 			     env->keep_tree);

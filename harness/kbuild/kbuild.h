@@ -1,6 +1,7 @@
 /*
- * Kernel pipeline: extract the source, apply kernel-patches/series, merge
- * the variant's config fragments, build a bzImage. Builds are cached under
+ * Kernel pipeline: extract the source, apply the variant's series, merge
+ * the variant's config fragments, build a bzImage (a local tree's variant:
+ * build it where it is, out of tree). Builds are cached under
  * <cache>/kernels/<variant>-<key>/, the key hashing everything that affects
  * the result, so unchanged inputs are never rebuilt.
  */

@@ -116,7 +116,7 @@ static int calibrate_arch(struct run_ctx *ctx, const struct cmb_arch *a)
 		free(key);
 		return 0;
 	}
-	for (unsigned int i = 0; i < kvariants_count && !kernel && ctx->images[ai]; i++)
+	for (unsigned int i = 0; i < kvariants_count() && !kernel && ctx->images[ai]; i++)
 		if (ctx->kernel_ok[RUNNER_KIDX(ai, i)])
 			kernel = ctx->kernels[RUNNER_KIDX(ai, i)].bzimage;
 	printf("[calibrate] measuring how much slower the %s guest copies pages (disk-scale=cpu)\n",

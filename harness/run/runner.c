@@ -26,8 +26,8 @@
 
 static struct kernel *kernel_for(struct run_ctx *ctx, const struct run_spec *s, int *ok)
 {
-	for (unsigned int i = 0; i < kvariants_count; i++)
-		if (!strcmp(kvariants[i].name, s->kernel)) {
+	for (unsigned int i = 0; i < kvariants_count(); i++)
+		if (!strcmp(kvariant_at(i)->name, s->kernel)) {
 			unsigned int k = RUNNER_KIDX(arch_index(s->arch), i);
 
 			*ok = ctx->kernel_ok[k];
@@ -71,16 +71,16 @@ int runner_kernels(struct run_ctx *ctx, const struct plan *plan)
 	int built = 0;
 
 	for (unsigned int a = 0; a < cmb_arches_count; a++)
-		for (unsigned int i = 0; i < kvariants_count; i++) {
+		for (unsigned int i = 0; i < kvariants_count(); i++) {
 			bool needed = false;
 			unsigned int k = RUNNER_KIDX(a, i);
 
 			for (size_t r = 0; r < plan->n; r++)
 				needed |= plan->runs[r].spec->arch == &cmb_arches[a] &&
-					  !strcmp(plan->runs[r].spec->kernel, kvariants[i].name);
+					  !strcmp(plan->runs[r].spec->kernel, kvariant_at(i)->name);
 			if (!needed)
 				continue;
-			ctx->kernel_ok[k] = kbuild_get_arch(ctx->env, &cmb_arches[a], &kvariants[i],
+			ctx->kernel_ok[k] = kbuild_get_arch(ctx->env, &cmb_arches[a], kvariant_at(i),
 							    &ctx->kernels[k]) == 0;
 			built += ctx->kernel_ok[k];
 			if (interrupted())

@@ -14,9 +14,9 @@
 #include <stdbool.h>
 
 /* Kernels are indexed by arch and variant: RUNNER_KIDX(arch index, variant index). */
-#define RUNNER_MAX_KERNELS 16
 #define RUNNER_MAX_ARCHES 4
-#define RUNNER_KIDX(a, v) ((a) * kvariants_count + (v))
+#define RUNNER_MAX_KERNELS (RUNNER_MAX_ARCHES * KVARIANTS_MAX)
+#define RUNNER_KIDX(a, v) ((a) * KVARIANTS_MAX + (v))
 
 /*
  * What the later stages do with a run's files, set by the commands (the data

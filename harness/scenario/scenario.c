@@ -51,8 +51,8 @@ static const char *const setup_names[] = {
 
 static void kernel_values(struct strlist *out)
 {
-	for (unsigned int i = 0; i < kvariants_count; i++)
-		sl_add(out, kvariants[i].name);
+	for (unsigned int i = 0; i < kvariants_count(); i++)
+		sl_add(out, kvariant_at(i)->name);
 }
 
 static void arch_values(struct strlist *out)
@@ -66,7 +66,10 @@ static const struct key_def keys[] = {
 	  .help = "one line saying what the run is for (kept in its metadata)" },
 	{ "kernel", K_KERNEL, T_CHOICE, OFF(kernel), .def = "vanilla", .values = kernel_values,
 	  .what = "a kernel variant",
-	  .help = "kernel variant; `gcma` applies `kernel-patches/series`; `gcma-debug` is `gcma` "
+	  /* not the list of files: one's own variant files leave the docs as they are */
+	  .form = "`vanilla` \\| `gcma` \\| `gcma-debug` \\| a file of one's own",
+	  .help = "kernel variant: a file of `kernel-patches/variants/` (`cmabench build --list`); "
+		  "`gcma` applies `kernel-patches/series`; `gcma-debug` is `gcma` "
 		  "plus `configs/debug.config` (KASAN, lockdep, DEBUG_VM: functional runs only, "
 		  "never measured; x86_64 only)" },
 	{ "arch", K_ARCH, T_ARCH, OFF(arch), .def = "x86_64", .values = arch_values,
@@ -837,10 +840,11 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 		     "%llu MiB leaves less than 96 MiB of the guest's %llu MiB",
 		     (unsigned long long)(r->area >> 20), (unsigned long long)(r->memory >> 20));
 	if (kv && r->arch && !kvariant_suits(kv, r->arch->name))
-		verr(errs, path, r, K_KERNEL, "%s is for %s only (arch %s)", r->kernel, kv->only_arch,
+		verr(errs, path, r, K_KERNEL, "%s is for %s only (arch %s)", r->kernel, kv->arches,
 		     r->arch->name);
 	if (r->setup == SETUP_GCMA && kv && !kv->has_gcma)
-		verr(errs, path, r, K_SETUP, "gcma needs kernel=gcma (kernel %s has no gcma=)", r->kernel);
+		verr(errs, path, r, K_SETUP, "gcma needs a kernel that offers gcma, e.g. kernel=gcma "
+		     "(kernel %s has no gcma=)", r->kernel);
 	if (setup_area_name(r->setup) && r->alloc_count > 0) {
 		for (size_t i = 0; i < r->nalloc_pages; i++)
 			if ((uint64_t)r->alloc_pages[i] > area_pages)
