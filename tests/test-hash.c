@@ -267,6 +267,18 @@ static void test_tree_keys(void **state)
 	assert_string_not_equal(k2, k3);
 	assert_string_not_equal(k2, k1);
 
+	/* a directory inside the tree is not keyed by the tree's repository */
+	{
+		struct kvariant sub = v;
+
+		sub.tree = path_join(repo, "mm");
+		put("tree/mm/Makefile", "obj-y += cma.o\n");
+		assert_int_equal(kbuild_key(&env, &sub, k2, &errs), -1);
+		assert_non_null(strstr(errs.buf, "not the top of a git tree"));
+		free(sub.tree);
+		sb_free(&errs);
+	}
+
 	/* a tree that is no git tree: an error, not a key */
 	{
 		char *gitdir = path_join(repo, ".git");

@@ -140,6 +140,22 @@ static int hash_tree(const char *tree, struct hash *h, struct strbuf *errs)
 		ret = -1;
 		goto out;
 	}
+	/* a directory inside another repository would be keyed by that one */
+	{
+		char *top_argv[] = { "git", "-C", (char *)tree, "rev-parse", "--show-toplevel", NULL };
+		char *top = cmd_first_line(top_argv), *rtop = top ? abs_path(top) : NULL;
+		char *rtree = abs_path(tree);
+		bool same = rtop && !strcmp(rtop, rtree);
+
+		free(top);
+		free(rtop);
+		free(rtree);
+		if (!same) {
+			sb_addf(errs, "%s: not the top of a git tree\n", tree);
+			ret = -1;
+			goto out;
+		}
+	}
 	diff = cmd_output(diff_argv, &st1);
 	untracked = cmd_output(untracked_argv, &st2);
 	if (!diff || st1 || !untracked || st2) {

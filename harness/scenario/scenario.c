@@ -81,7 +81,7 @@ static const struct key_def keys[] = {
 	  .what = "a set-up",
 	  .help = "`none`: no reservation; `carveout`: the area is withheld from the guest (its RAM "
 		  "is `memory - area`); `cma`: `cma=<area>` (area named `reserved`); `gcma`: "
-		  "`gcma=<area>` (area named `gcma`, needs `kernel=gcma`)" },
+		  "`gcma=<area>` (area named `gcma`, needs a kernel that offers it: `kernel=gcma`)" },
 	{ "area", K_AREA, T_SIZE, OFF(area), .def = "64M",
 	  .help = "size of the reserved area" },
 	{ "memory", K_MEMORY, T_SIZE, OFF(memory), .def = "512M",

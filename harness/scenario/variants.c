@@ -339,10 +339,10 @@ int kvariants_load(const char *srcdir, struct strbuf *errs)
 	const char *extra = getenv("CMABENCH_VARIANTS");
 	struct strlist dirs = { 0 };
 	int rc;
+	char *own = path_join(srcdir, "kernel-patches/variants");
 
-	sl_add(&dirs, "");
-	free(dirs.v[0]);
-	dirs.v[0] = path_join(srcdir, "kernel-patches/variants");
+	sl_add(&dirs, own);
+	free(own);
 	if (extra && *extra) {
 		char *copy = xstrdup(extra), *save = NULL;
 
