@@ -64,18 +64,6 @@ bool col_run(const struct report_col *c, size_t run)
 	return ds_run_counts(r) && !ds_run_not_filled(r) && !strcmp(r->section, c->section);
 }
 
-/* Every value of both the same (0 against 0): nothing to test. */
-static bool all_one_value(const struct dvec *a, const struct dvec *b)
-{
-	for (size_t i = 0; i < a->n; i++)
-		if (a->v[i] != a->v[0])
-			return false;
-	for (size_t i = 0; i < b->n; i++)
-		if (b->v[i] != a->v[0])
-			return false;
-	return true;
-}
-
 /* Keeps a keyed row's per-run values of every column for the primaries. */
 static void keep_endpoint(struct tables *ts, struct table *t, const char *key,
 			  const struct dvec *pr)
@@ -125,7 +113,7 @@ void tested_row(struct tables *ts, struct table *t, const char *label,
 		struct mann_whitney mw;
 		double alo, ahi, blo, bhi;
 
-		if (!pr[0].n || !pr[c].n || all_one_value(&pr[0], &pr[c]))
+		if (!pr[0].n || !pr[c].n || stats_one_value(pr[0].v, pr[0].n, pr[c].v, pr[c].n))
 			continue;
 		stats_mann_whitney(pr[0].v, pr[0].n, pr[c].v, pr[c].n, &mw);
 		dv_range(&pr[0], &alo, &ahi);

@@ -80,17 +80,6 @@ static bool all_positive(const struct endpoint *e)
 	return true;
 }
 
-static bool one_value(const struct endpoint *a, const struct endpoint *b)
-{
-	for (size_t i = 0; i < a->n; i++)
-		if (a->v[i] != a->v[0])
-			return false;
-	for (size_t i = 0; i < b->n; i++)
-		if (b->v[i] != a->v[0])
-			return false;
-	return true;
-}
-
 static void test_primary(struct tables *ts, const struct primary *p, struct primary_outcome *r)
 {
 	const struct endpoint *a, *b;
@@ -118,7 +107,7 @@ static void test_primary(struct tables *ts, const struct primary *p, struct prim
 				  : !a ? "the first section has no value" : "the second has no value";
 		return;
 	}
-	if (one_value(a, b)) {
+	if (stats_one_value(a->v, a->n, b->v, b->n)) {
 		r->why = "every run of both has the same value: nothing to test";
 		return;
 	}

@@ -286,3 +286,16 @@ int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, si
 	free(rb);
 	return 0;
 }
+
+bool stats_one_value(const double *a, size_t na, const double *b, size_t nb)
+{
+	double first = na ? a[0] : nb ? b[0] : 0;
+
+	for (size_t i = 0; i < na; i++)
+		if (a[i] != first)
+			return false;
+	for (size_t i = 0; i < nb; i++)
+		if (b[i] != first)
+			return false;
+	return true;
+}

@@ -87,4 +87,7 @@ int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, si
 				 unsigned iters, unsigned long seed, double alpha,
 				 double *ratio, double *lo, double *hi);
 
+/* Every value of a and b the same (0 against 0): nothing to test. */
+bool stats_one_value(const double *a, size_t na, const double *b, size_t nb);
+
 #endif
