@@ -40,7 +40,11 @@ static int list_variant(struct cmb_env *env, const struct kvariant *v, const str
 		printf("  source  tree %s (built out of tree)\n", v->tree);
 	else
 		printf("  source  debian (%s)\n", env->linux_source);
-	printf("  series  %s%s\n", v->series ? "kernel-patches/" : "", v->series ? v->series : "none");
+	printf("  series  ");
+	for (size_t i = 0; i < v->series_files.n; i++)
+		printf("%s%s%s", i ? " " : "",
+		       v->series_files.v[i][0] == '/' ? "" : "kernel-patches/", v->series_files.v[i]);
+	printf("%s\n", v->series_files.n ? "" : "none");
 	printf("  arches  %s\n", v->arches);
 	printf("  offers  %s\n", v->has_gcma ? "gcma" : "-");
 	for (unsigned int a = 0; a < cmb_arches_count; a++) {

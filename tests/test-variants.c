@@ -89,6 +89,29 @@ static void test_good(void **state)
 	free(p);
 }
 
+/* Several series files, one of them beside the variant file (./), in order. */
+static void test_series_files(void **state)
+{
+	struct strbuf errs = { 0 };
+	struct kvariant v;
+	char *p = data("good/mine-plus");
+	char *first = xasprintf("%s/kernel-patches/series", srcdir);
+
+	(void)state;
+	if (kvariant_parse(p, srcdir, &v, &errs))
+		fail_msg("%s", errs.buf);
+	assert_string_equal(v.series, "series ./mine-patches/series");
+	assert_int_equal(v.series_files.n, 2);
+	assert_string_equal(v.series_files.v[0], "series");
+	assert_true(path_exists(first));
+	assert_non_null(strstr(v.series_files.v[1], "good/"));
+	assert_non_null(strstr(v.series_files.v[1], "mine-patches/series"));
+	kvariant_free(&v);
+	sb_free(&errs);
+	free(first);
+	free(p);
+}
+
 /* A user's directory (CMABENCH_VARIANTS) adds variants beside the shipped ones. */
 static void test_extra_dir(void **state)
 {
@@ -100,8 +123,9 @@ static void test_extra_dir(void **state)
 	if (kvariants_load(srcdir, &errs))
 		fail_msg("%s", errs.buf);
 	unsetenv("CMABENCH_VARIANTS");
-	assert_int_equal(kvariants_count(), 4);
+	assert_int_equal(kvariants_count(), 5);
 	assert_non_null(kvariant_find("mine"));
+	assert_non_null(kvariant_find("mine-plus"));
 	assert_non_null(kvariant_find("gcma"));
 	sb_free(&errs);
 	free(good);
@@ -141,6 +165,13 @@ static void test_missing_series(void **state)
 	expect_errors("bad/missing-series", (const char *const[][2]){
 		{ "2: series:", "no such series file: kernel-patches/no-such-series" },
 		{ NULL, NULL } });
+}
+
+static void test_series_and_none(void **state)
+{
+	(void)state;
+	expect_errors("bad/series-and-none", (const char *const[][2]){
+		{ "2: series:", "expected series files, or none" }, { NULL, NULL } });
 }
 
 static void test_unknown_arch(void **state)
@@ -219,11 +250,13 @@ int main(void)
 		cmocka_unit_test(test_shipped),
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_extra_dir),
+		cmocka_unit_test(test_series_files),
 		cmocka_unit_test(test_unknown_key),
 		cmocka_unit_test(test_missing_series),
 		cmocka_unit_test(test_unknown_arch),
 		cmocka_unit_test(test_duplicate_key),
 		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_series_and_none),
 		cmocka_unit_test(test_duplicate_name),
 	};
 

@@ -1,5 +1,6 @@
 #include "kbuild/kbuild.h"
 #include "kbuild/kconfig.h"
+#include "kbuild/kmake.h"
 #include "lib/hash.h"
 #include "lib/history.h"
 #include "lib/json.h"
@@ -10,65 +11,79 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
 /* Bump when the recipe below changes in a way that changes the output. */
 #define RECIPE "cmabench-kbuild-1"
 
-/* Lines of the variant's series file: patch file names, '#' comments. */
+/*
+ * The patches of the variant's series files, in order: file names ('#'
+ * comments) relative to kernel-patches/ for a series there, else to the
+ * series file's own directory.
+ */
 static int read_series(const struct cmb_env *env, const struct kvariant *v,
 		       struct strlist *patches, struct strbuf *errs)
 {
-	char *rel = xasprintf("kernel-patches/%s", v->series);
-	char *series = env_src(env, rel);
+	char *kp = path_join(env->srcdir, "kernel-patches");
+	size_t kplen = strlen(kp);
+	int rc = 0;
 
-	free(rel);
-	char *text = read_file(series, NULL);
-	char *save = NULL;
-	int lineno = 0;
+	for (size_t f = 0; f < v->series_files.n && !rc; f++) {
+		const char *name = v->series_files.v[f];
+		char *series = name[0] == '/' ? xstrdup(name) : path_join(kp, name);
+		char *text = read_file(series, NULL);
+		char *save = NULL, *dir;
+		int lineno = 0;
 
-	if (!text) {
-		sb_addf(errs, "%s: cannot read: %s\n", series, strerror(errno));
-		free(series);
-		return -1;
-	}
-	for (char *l = text; l; l = save) {
-		char *nl = strchr(l, '\n');
-
-		save = nl ? nl + 1 : NULL;
-		if (nl)
-			*nl = '\0';
-		lineno++;
-		l = rtrim(l);
-		while (*l == ' ' || *l == '\t')
-			l++;
-		if (!*l || *l == '#')
-			continue;
-		char *p = path_join(env->srcdir, "kernel-patches");
-		char *full = path_join(p, l);
-
-		free(p);
-		if (!path_exists(full)) {
-			sb_addf(errs, "%s:%d: no such patch: %s\n", series, lineno, full);
-			free(full);
-			free(text);
+		if (!text) {
+			sb_addf(errs, "%s: cannot read: %s\n", series, strerror(errno));
 			free(series);
-			return -1;
+			rc = -1;
+			break;
 		}
-		sl_add(patches, full);
-		free(full);
+		if (!strncmp(series, kp, kplen) && series[kplen] == '/') {
+			dir = xstrdup(kp);
+		} else {
+			dir = xstrdup(series);
+			*strrchr(dir, '/') = '\0';
+		}
+		for (char *l = text; l && !rc; l = save) {
+			char *nl = strchr(l, '\n');
+
+			save = nl ? nl + 1 : NULL;
+			if (nl)
+				*nl = '\0';
+			lineno++;
+			l = rtrim(l);
+			while (*l == ' ' || *l == '\t')
+				l++;
+			if (!*l || *l == '#')
+				continue;
+			char *full = path_join(dir, l);
+
+			if (!path_exists(full)) {
+				sb_addf(errs, "%s:%d: no such patch: %s\n", series, lineno, full);
+				rc = -1;
+			} else {
+				sl_add(patches, full);
+			}
+			free(full);
+		}
+		free(dir);
+		free(text);
+		free(series);
 	}
-	free(text);
-	free(series);
-	return 0;
+	free(kp);
+	return rc;
 }
 
-/* The variant's i-th fragment for arch (config.ARCH), NULL after the last. */
 static const char *fragment_name(const struct cmb_arch *a, const struct kvariant *v, int i)
 {
 	return v->configs[arch_index(a)].v[i];
@@ -386,8 +401,8 @@ static int apply_patches(const struct cmb_env *env, const struct kvariant *v,
 
 		rc = run_cmd(argv, linux_dir, log, NULL, NULL);
 		if (rc && !interrupted()) {
-			err_msg("%s does not apply (kernel-patches/%s entry %zu)", patches.v[i],
-				v->series, i + 1);
+			err_msg("%s does not apply (patch %zu of series %s)", patches.v[i], i + 1,
+				v->series);
 			print_log_tail(log, 20);
 		}
 	}
@@ -453,21 +468,22 @@ static int configure_kernel(const struct cmb_env *env, const struct cmb_arch *a,
 	return rc;
 }
 
-static int compile_kernel(const struct cmb_env *env, const struct cmb_arch *a,
+static int compile_kernel(const struct cmb_env *env, const struct kmake *m,
 			  const struct kvariant *v, const char *linux_dir, const char *objdir,
 			  const char *log, const char *tag, long *objects)
 {
-	char *hkey_s = xasprintf("kbuild.%s%s.seconds", a->cache_prefix, v->name);
-	char *hkey_o = xasprintf("kbuild.%s%s.objects", a->cache_prefix, v->name);
+	char *hkey_s = xasprintf("kbuild.%s%s.seconds", m->arch->cache_prefix, v->name);
+	char *hkey_o = xasprintf("kbuild.%s%s.objects", m->arch->cache_prefix, v->name);
 	struct strlist argv = { 0 };
 	char *name = xasprintf("%s: compile", tag);
 	struct progress p;
 	struct build_tick t = { .prog = &p, .log = log };
+	const struct cmb_arch *a = m->arch;
 	int rc;
 
-	add_arch_env(&argv, a);
-	sl_add(&argv, "make");
+	kmake_argv(m, &argv);
 	sl_addf(&argv, "-j%d", env->jobs);
+	kmake_vars(m, &argv);
 	if (objdir)
 		sl_addf(&argv, "O=%s", objdir);
 	sl_add(&argv, a->image_target);
@@ -717,17 +733,35 @@ int kbuild_get_arch(const struct cmb_env *env, const struct cmb_arch *a, const s
 	printf("[kernel %s%s] building %.16s; compiler output in %s\n", a->cache_prefix, v->name,
 	       k->key, log);
 	t0 = now_ns() / 1e9;
+	int lock = -1; /* held until the image is collected from a tree's output */
+	struct kmake m = { .arch = a, .variant = v->name, .key = k->key, .basedir = tmp,
+			   .ccache_dir = kmake_ccache_dir(env) };
+
 	if (v->source == KV_SOURCE_TREE) {
 		/*
-		 * A local tree is built where it is, its output in tmp/linux (O=):
-		 * the tree is left as it is (it must hold no in-tree build:
-		 * make mrproper). Untested here: no tree build has been run.
+		 * A local tree is built where it is (it must hold no in-tree
+		 * build: make mrproper), its output in one directory per variant
+		 * and arch that outlives the build: the next build after an edit
+		 * recompiles what make finds changed. The paths never change, so
+		 * ccache needs no base directory.
 		 */
+		free(linux_dir);
+		linux_dir = xasprintf("%s/tree-%s%s", kdir, a->cache_prefix, v->name);
+		m.basedir = NULL;
 		rc = mkdir_p(linux_dir);
+		/* Two cmabench processes never build into it at once. */
+		char *lockpath = xasprintf("%s.lock", linux_dir);
+
+		lock = rc ? -1 : open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (lock >= 0 && flock(lock, LOCK_EX | LOCK_NB)) {
+			printf("[%s] waiting for another build of %s\n", tag, linux_dir);
+			flock(lock, LOCK_EX);
+		}
 		if (!rc)
 			rc = configure_kernel(env, a, v, v->tree, linux_dir, log, tag);
 		if (!rc)
-			rc = compile_kernel(env, a, v, v->tree, linux_dir, log, tag, &objects);
+			rc = compile_kernel(env, &m, v, v->tree, linux_dir, log, tag, &objects);
+		free(lockpath);
 	} else {
 		rc = get_source(env, tmp, log, tag);
 		if (!rc && v->series)
@@ -735,11 +769,14 @@ int kbuild_get_arch(const struct cmb_env *env, const struct cmb_arch *a, const s
 		if (!rc)
 			rc = configure_kernel(env, a, v, linux_dir, NULL, log, tag);
 		if (!rc)
-			rc = compile_kernel(env, a, v, linux_dir, NULL, log, tag, &objects);
+			rc = compile_kernel(env, &m, v, linux_dir, NULL, log, tag, &objects);
 	}
+	free((char *)m.ccache_dir);
 	if (!rc)
 		rc = collect(a, tmp, linux_dir, v, k->key, now_ns() / 1e9 - t0, objects,
-			     env->keep_tree);
+			     env->keep_tree || v->source == KV_SOURCE_TREE);
+	if (lock >= 0)
+		close(lock);
 	if (!rc && rename(tmp, k->dir)) {
 		err_msg("%s: %s", k->dir, strerror(errno));
 		rc = -1;

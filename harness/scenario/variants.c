@@ -42,10 +42,38 @@ void kvariant_free(struct kvariant *v)
 	free(v->help);
 	free(v->tree);
 	free(v->series);
+	sl_free(&v->series_files);
 	free(v->arches);
 	for (int a = 0; a < KVARIANT_ARCHES; a++)
 		sl_free(&v->configs[a]);
 	memset(v, 0, sizeof(*v));
+}
+
+/*
+ * A series file: under kernel-patches/, or beside the variant file when the
+ * name starts with ./ or ../ (a variant of one's own kept outside the
+ * project), or absolute.
+ */
+static char *series_path(const char *variant_file, const char *srcdir, const char *name)
+{
+	if (name[0] == '/')
+		return xstrdup(name);
+	if (!strncmp(name, "./", 2) || !strncmp(name, "../", 3)) {
+		char *dir = xstrdup(variant_file);
+		char *slash = strrchr(dir, '/');
+		char *p;
+
+		if (slash)
+			*slash = '\0';
+		p = slash ? path_join(dir, name) : xstrdup(name);
+		free(dir);
+		return p;
+	}
+	char *rel = xasprintf("kernel-patches/%s", name);
+	char *p = path_join(srcdir, rel);
+
+	free(rel);
+	return p;
 }
 
 /* What one parse has seen: the line of each key, 0 if not given. */
@@ -108,17 +136,26 @@ static void parse_value(const char *path, int line, const char *key, char *val,
 			ERR(line, key, "'%s': expected 'debian' or 'tree PATH'", val);
 		}
 	} else if (!strcmp(key, "series")) {
-		if (w.n != 1) {
-			ERR(line, key, "expected one series file, or none");
-		} else if (strcmp(w.v[0], "none")) {
-			char *rel = xasprintf("kernel-patches/%s", w.v[0]);
-			char *p = path_join(srcdir, rel);
+		bool none = false;
 
-			if (!path_exists(p) || is_dir(p))
-				ERR(line, key, "no such series file: %s", rel);
-			v->series = xstrdup(w.v[0]);
-			free(rel);
-			free(p);
+		for (size_t i = 0; i < w.n; i++)
+			none |= !strcmp(w.v[i], "none");
+		if (w.n == 0 || (none && w.n > 1)) {
+			ERR(line, key, "expected series files, or none");
+		} else if (!none) {
+			for (size_t i = 0; i < w.n; i++) {
+				char *p = series_path(path, srcdir, w.v[i]);
+
+				bool own = w.v[i][0] == '.' || w.v[i][0] == '/';
+
+				if (!path_exists(p) || is_dir(p))
+					ERR(line, key, "no such series file: %s%s",
+					    own ? "" : "kernel-patches/", own ? p : w.v[i]);
+				/* a name under kernel-patches/ is found where the build looks */
+				sl_add(&v->series_files, own ? p : w.v[i]);
+				free(p);
+			}
+			v->series = xstrdup(val);
 		}
 	} else if (!strcmp(key, "arches")) {
 		struct strbuf names = { 0 };

@@ -24,7 +24,9 @@ struct kvariant {
 	char *help;                /* description */
 	enum kv_source source;
 	char *tree;                /* KV_SOURCE_TREE: the tree, absolute */
-	char *series;              /* under kernel-patches/, NULL: no patches */
+	char *series;              /* the series value as written, NULL: no patches */
+	struct strlist series_files; /* its files in order: names under kernel-patches/,
+				      * or absolute paths (./NAME, /PATH) */
 	/* by arch_index(): fragments under kernel-patches/configs/, in merge
 	 * order; n == 0: the variant does not suit that arch */
 	struct strlist configs[KVARIANT_ARCHES];
