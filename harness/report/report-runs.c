@@ -114,7 +114,7 @@ void fio_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
 		{ "write clat p99 (us)", "lower", 2, 1e-3, 7, false, NULL },
 	};
 	struct strlist keys = { 0 };
-	size_t fg = 0;
+	size_t fg = 0, bg = 0;
 
 	for (size_t c = 0; c < ncols; c++)
 		for (size_t i = 0; i < cols[c].ds->nfios; i++) {
@@ -125,9 +125,14 @@ void fio_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
 				sl_add(&keys, key);
 			free(key);
 		}
-	/* the foreground's jobs (not bg-*): one of them makes read-bw an endpoint */
-	for (size_t j = 0; j < keys.n; j++)
+	/*
+	 * The foreground's jobs (not bg-*): one of them makes read-bw an
+	 * endpoint; one background job makes bg-read-bw one.
+	 */
+	for (size_t j = 0; j < keys.n; j++) {
 		fg += strncmp(keys.v[j], "bg-", 3) != 0;
+		bg += strncmp(keys.v[j], "bg-", 3) == 0;
+	}
 	for (size_t j = 0; j < keys.n; j++) {
 		char *file = xstrdup(keys.v[j]), *job = strchr(file, '\t') + 1, *title;
 		struct table *t;
@@ -138,9 +143,14 @@ void fio_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
 		t = tables_add(ts, cols, ncols, title);
 		free(title);
 		r = table_text(t, "runs");
+		bool is_bg = !strncmp(file, "bg-", 3);
+
 		for (size_t k = 0; k < ARRAY_SIZE(m); k++) {
 			struct dvec *pr = dvecs(ncols);
 			bool any = false;
+			char *key = !m[k].key ? NULL
+				  : !is_bg && fg == 1 ? xstrdup(m[k].key)
+				  : is_bg && bg == 1 ? xasprintf("bg-%s", m[k].key) : NULL;
 
 			for (size_t c = 0; c < ncols; c++) {
 				fio_runs(&cols[c], file, job, &m[k], &pr[c]);
@@ -149,8 +159,8 @@ void fio_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
 				any |= pr[c].n && dv_mean(&pr[c]) != 0;
 			}
 			if (any)
-				tested_row(ts, t, m[k].label, m[k].better, m[k].prec, pr, true,
-					   fg == 1 && strncmp(file, "bg-", 3) ? m[k].key : NULL);
+				tested_row(ts, t, m[k].label, m[k].better, m[k].prec, pr, true, key);
+			free(key);
 			if (any && k == 1)
 				spread_row(t, "read bandwidth of runs", pr, 1);
 			dvecs_free(pr, ncols);

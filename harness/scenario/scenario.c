@@ -106,7 +106,8 @@ static const struct key_def keys[] = {
 		  "(`@all`: every size of `alloc-pages`): `user-` or `kernel-` + `p50`, `p99`, "
 		  "`mean`, `success`, `retries` (allocation latency and success per run); "
 		  "`burst-p50`, `burst-ok`; `job-elapsed`, `job-user`, `job-sys`; `read-bw`, "
-		  "`write-bw` (the foreground fio job); `hit-rate`, `occupancy` (cleancache). The "
+		  "`write-bw` (the foreground fio job); `bg-read-bw`, `bg-write-bw` (the one "
+		  "background fio job, over the whole run); `hit-rate`, `occupancy` (cleancache). The "
 		  "report tests them exactly, with a Hodges-Lehmann interval, and adjusts their "
 		  "p-values together (Benjamini-Hochberg); every other row is a secondary family, "
 		  "adjusted on its own. The same in every section (set it in `[global]`)" },
@@ -261,6 +262,7 @@ static const struct {
 	{ "kernel-retries", true, false }, { "burst-p50", false, true },
 	{ "burst-ok", false, false }, { "job-elapsed", false, true }, { "job-user", false, true },
 	{ "job-sys", false, true }, { "read-bw", false, true }, { "write-bw", false, true },
+	{ "bg-read-bw", false, true }, { "bg-write-bw", false, true },
 	{ "hit-rate", false, false }, { "occupancy", false, false },
 };
 
