@@ -3,9 +3,11 @@
  * the run's warnings and the report use for it.
  */
 #include "lib/calib.h"
+#include "lib/history.h"
 #include "lib/json.h"
 #include "lib/util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,4 +140,30 @@ char *calib_doubts(const struct calib *c, unsigned cores)
 		sb_addf(&sb, "%sthe host's load average was %.1f on %u cores", sb.len ? "; " : "",
 			c->load, cores);
 	return sb_detach(&sb);
+}
+
+int calib_recall(const struct cmb_env *env, const char *key, struct calib *c)
+{
+	char *rkey = xasprintf("%s.rounds", key);
+	double median = history_get(env, key);
+	json_object *o = median > 0 ? history_get_obj(env, rkey) : NULL;
+
+	free(rkey);
+	if (median <= 0)
+		return -1;
+	/* rounds whose median is not the number's: an older cmabench measured since */
+	if (calib_from_json(c, o) || c->rounds < 1 || fabs(c->median - median) > 1e-9 * median)
+		calib_one(c, median, CALIB_HISTORY);
+	c->source = CALIB_HISTORY;
+	json_object_put(o);
+	return 0;
+}
+
+void calib_keep(const struct cmb_env *env, const char *key, const struct calib *c)
+{
+	char *rkey = xasprintf("%s.rounds", key);
+
+	history_put(env, rkey, calib_to_json(c));
+	history_set(env, key, c->median);
+	free(rkey);
 }

@@ -7,6 +7,8 @@
 #ifndef CMB_CALIB_H
 #define CMB_CALIB_H
 
+#include "lib/env.h"
+
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,5 +50,13 @@ char *calib_describe(const struct calib *c, double scale);
 /* Why c may be off, one clause each ("" if nothing), for a host of cores
  * cores: wide rounds, or a load above cores - 1. Caller frees. */
 char *calib_doubts(const struct calib *c, unsigned cores);
+
+/*
+ * The cache's history (history.h) under key: the bare median, which is what
+ * cmabench read before rounds, and the rounds beside it under key.rounds.
+ * recall: 0 with c from history (a bare number: 1 round), -1 if none.
+ */
+int calib_recall(const struct cmb_env *env, const char *key, struct calib *c);
+void calib_keep(const struct cmb_env *env, const char *key, const struct calib *c);
 
 #endif

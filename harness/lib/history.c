@@ -46,10 +46,7 @@ void history_put(const struct cmb_env *env, const char *key, json_object *v)
 		json_object_put(root);
 		root = json_object_new_object();
 	}
-	if (v)
-		json_object_object_add(root, key, v);
-	else
-		json_object_object_del(root, key);
+	json_object_object_add(root, key, v);
 	mkdir_p(env->cache_dir);
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	write_file(path, s, strlen(s));

@@ -15,7 +15,7 @@ double history_get(const struct cmb_env *env, const char *key);
 void history_set(const struct cmb_env *env, const char *key, double value);
 /* The value of key whatever its type (caller puts), or NULL. */
 json_object *history_get_obj(const struct cmb_env *env, const char *key);
-/* Sets key to v, which it takes over; NULL removes the key. */
+/* Sets key to v, which it takes over. */
 void history_put(const struct cmb_env *env, const char *key, json_object *v);
 
 #endif

@@ -10,13 +10,11 @@
  */
 #include "run/calibrate.h"
 #include "lib/csv.h"
-#include "lib/history.h"
 #include "lib/signals.h"
 #include "run/vm.h"
 
 #include "../../workloads/guest/copy-rate.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,25 +159,6 @@ static int measure_rounds(const struct run_ctx *ctx, const struct cmb_arch *a, c
 	return got == n ? 0 : -1;
 }
 
-/* The history's record of key: the median under key itself (what cmabench
- * read before rounds), the rounds beside it; a bare number is one round. */
-static int from_history(const struct run_ctx *ctx, const char *key, const char *rkey,
-			struct calib *c)
-{
-	double median = history_get(ctx->env, key);
-	json_object *o;
-
-	if (median <= 0)
-		return -1;
-	o = history_get_obj(ctx->env, rkey);
-	/* a record whose median is not the number's was left by another version */
-	if (calib_from_json(c, o) || c->rounds < 1 || fabs(c->median - median) > 1e-9 * median)
-		calib_one(c, median, CALIB_HISTORY);
-	c->source = CALIB_HISTORY;
-	json_object_put(o);
-	return 0;
-}
-
 /* Says on stderr when c may be off, and how to measure again. */
 static void warn_doubts(const struct run_ctx *ctx, const struct cmb_arch *a, const struct calib *c)
 {
@@ -201,16 +180,14 @@ static int calibrate_arch(struct run_ctx *ctx, const struct cmb_arch *a)
 	unsigned int ai = arch_index(a);
 	struct calib *c = &ctx->copy_calib[ai];
 	const char *kernel = NULL;
-	char *key = history_key(ctx, a), *rkey = xasprintf("%s.rounds", key), *desc, *date;
+	char *key = history_key(ctx, a), *desc, *date;
 	int n = ctx->calib_rounds > 0 ? ctx->calib_rounds : CALIB_ROUNDS;
 	double *host = xcalloc((size_t)n, sizeof(*host)), *guest = xcalloc((size_t)n, sizeof(*guest));
 	double *ratio = xcalloc((size_t)n, sizeof(*ratio)), load = -1;
 	int rc = -1;
 
-	if (ctx->recalibrate) {
-		history_put(ctx->env, key, NULL);
-		history_put(ctx->env, rkey, NULL);
-	} else if (!from_history(ctx, key, rkey, c)) {
+	/* --recalibrate: what history kept is replaced once measured, kept if not */
+	if (!ctx->recalibrate && !calib_recall(ctx->env, key, c)) {
 		desc = calib_describe(c, 0);
 		printf("[calibrate] page copies %.1fx slower in the %s guest (%s; %s)\n", c->median,
 		       a->name, desc, arch_native(a) ? ctx->accel : "tcg");
@@ -239,8 +216,7 @@ static int calibrate_arch(struct run_ctx *ctx, const struct cmb_arch *a)
 	c->source = CALIB_MEASURED;
 	c->load = load;
 	snprintf(c->date, sizeof(c->date), "%s", date);
-	history_put(ctx->env, rkey, calib_to_json(c));
-	history_set(ctx->env, key, c->median);
+	calib_keep(ctx->env, key, c);
 	desc = calib_describe(c, 0);
 	printf("[calibrate] page copies %.1fx slower in the %s guest (%s; host load %.1f)\n",
 	       c->median, a->name, desc, load);
@@ -256,7 +232,6 @@ out:
 	free(host);
 	free(guest);
 	free(ratio);
-	free(rkey);
 	free(key);
 	return rc;
 }
