@@ -22,8 +22,8 @@ struct run_opts {
 	struct selection sel;
 	const char *results, *accel;
 	double kvm_probe;
-	long jobs;
-	bool slurm, no_wait;
+	long jobs, calib_rounds;
+	bool slurm, no_wait, recalibrate;
 	struct strlist sbatch;
 };
 
@@ -46,6 +46,15 @@ static int check_jobs(void *v, const char *arg, const char **why)
 	return 0;
 }
 
+static int check_rounds(void *v, const char *arg, const char **why)
+{
+	if (parse_long(arg, v, why) || *(long *)v < 1 || *(long *)v > 99) {
+		*why = "is not a number of rounds (1-99)";
+		return -1;
+	}
+	return 0;
+}
+
 static const struct opt run_opts_table[] = {
 	OPT_STRING(0, "results", offsetof(struct run_opts, results), "DIR",
 		   "results root (default: results/ in the source tree)"),
@@ -56,6 +65,12 @@ static const struct opt run_opts_table[] = {
 	OPT_CALL('j', "jobs", offsetof(struct run_opts, jobs), "N",
 		 "up to N VMs at once, each pinned to host cores of its own (default 1: runs "
 		 "alone measure cleanest)", check_jobs),
+	OPT_GROUP("disk-scale=cpu"),
+	OPT_FLAG(0, "recalibrate", offsetof(struct run_opts, recalibrate),
+		 "measure the guest's copy slow-down again, replacing the one the cache kept"),
+	OPT_CALL(0, "calibrate-rounds", offsetof(struct run_opts, calib_rounds), "N",
+		 "rounds of a new measurement, whose median is the divisor (default 5)",
+		 check_rounds),
 	OPT_GROUP("Slurm"),
 	OPT_FLAG(0, "slurm", offsetof(struct run_opts, slurm),
 		 "submit the runs as one Slurm array job (one task per run) and wait for it"),
@@ -249,6 +264,8 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 		env->accel = o.accel;
 	ctx.kvm_probe_s = o.kvm_probe;
 	ctx.jobs = o.jobs;
+	ctx.calib_rounds = (int)o.calib_rounds;
+	ctx.recalibrate = o.recalibrate;
 	if (ctx.jobs > (long)ctx.host_cores)
 		info_msg("--jobs %ld: the host has %u cores; at most %u VMs run at once", ctx.jobs,
 			 ctx.host_cores, ctx.host_cores);

@@ -343,6 +343,77 @@ static void test_perf(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* One run directory of a data set: its status and metadata.json. */
+static void put_run(const char *dir, const char *name, const char *meta)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/runs/%s", dir, name);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/runs/%s/status", dir, name);
+	put_file(path, "ok\n");
+	snprintf(path, sizeof(path), "%s/runs/%s/metadata.json", dir, name);
+	put_file(path, meta);
+}
+
+static const struct ds_run *run_named(const struct dataset *ds, const char *name)
+{
+	for (size_t i = 0; i < ds->nruns; i++)
+		if (!strcmp(ds->runs[i].name, name))
+			return &ds->runs[i];
+	fail_msg("no run %s", name);
+	return NULL;
+}
+
+/*
+ * disk_scale's divisor: metadata from before "disk_calibration" keeps its
+ * number and no source; a measured one, one from history (a bare number
+ * then: 1 round) and the scenario's key each say so.
+ */
+static void test_disk_calibration(void **state)
+{
+	char dir[] = "/tmp/test-dataset-XXXXXX", path[256];
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+	const struct ds_run *r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/runs", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	put_run(dir, "old-r1", "{\"section\": \"old\", \"disk\": \"emmc\", "
+		"\"disk_scale\": 4.4}");
+	put_run(dir, "cpu-r1", "{\"section\": \"cpu\", \"disk\": \"emmc\", \"disk_scale\": 4.8, "
+		"\"disk_calibration\": {\"source\": \"measured\", \"rounds\": 5, \"median\": 4.8, "
+		"\"min\": 4.5, \"max\": 5.1, \"date\": \"2026-12-04T10:11:12Z\", \"host_load\": 0.25}}");
+	put_run(dir, "hist-r1", "{\"section\": \"hist\", \"disk\": \"emmc\", \"disk_scale\": 4.79, "
+		"\"disk_calibration\": {\"source\": \"history\", \"rounds\": 1, \"median\": 4.79, "
+		"\"min\": 4.79, \"max\": 4.79}}");
+	put_run(dir, "key-r1", "{\"section\": \"key\", \"disk\": \"ufs\", \"disk_scale\": 2.5, "
+		"\"disk_calibration\": {\"source\": \"key\"}}");
+	assert_int_equal(dataset_load(&ds, dir, &errs), 0);
+	r = run_named(&ds, "old-r1");
+	assert_int_equal(r->disk_calib.source, CALIB_NONE);
+	assert_true(r->disk_scale == 4.4);
+	r = run_named(&ds, "cpu-r1");
+	assert_int_equal(r->disk_calib.source, CALIB_MEASURED);
+	assert_int_equal(r->disk_calib.rounds, 5);
+	assert_true(r->disk_calib.min == 4.5 && r->disk_calib.max == 5.1);
+	assert_true(r->disk_calib.load == 0.25);
+	assert_string_equal(r->disk_calib.date, "2026-12-04T10:11:12Z");
+	r = run_named(&ds, "hist-r1");
+	assert_int_equal(r->disk_calib.source, CALIB_HISTORY);
+	assert_int_equal(r->disk_calib.rounds, 1);
+	assert_string_equal(r->disk_calib.date, "");
+	r = run_named(&ds, "key-r1");
+	assert_int_equal(r->disk_calib.source, CALIB_KEY);
+	assert_true(r->disk_scale == 2.5);
+	dataset_free(&ds);
+	sb_free(&errs);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
 /*
  * The text copy of a trace gives the same data set as trace.dat itself:
  * the fixture with trace.dat, and a copy with trace-cma.csv only.
@@ -414,6 +485,7 @@ int main(void)
 		cmocka_unit_test(test_missing_dir),
 		cmocka_unit_test(test_pairing),
 		cmocka_unit_test(test_perf),
+		cmocka_unit_test(test_disk_calibration),
 		cmocka_unit_test(test_trace_export),
 	};
 

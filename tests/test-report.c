@@ -454,6 +454,64 @@ static void test_mixed_parallelism(void **state)
 	dataset_free(&ds);
 }
 
+/*
+ * A scaled disk's divisor is named with its rounds, spread and date, once
+ * per distinct one; results that predate the record show only emmc/4.8.
+ */
+static void test_disk_divisor(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 }, md = { 0 };
+
+	(void)state;
+	fake(&ds);
+	for (size_t i = 0; i < ds.nruns; i++) {
+		ds.runs[i].disk = xstrdup(i < RUNS ? "host" : "emmc");
+		ds.runs[i].disk_scale = i < RUNS ? 1 : 4.8;
+	}
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "emmc/4.8"));
+	assert_null(strstr(txt.buf, "Disk:"));
+	sb_free(&txt);
+	for (size_t i = RUNS; i < ds.nruns; i++) {
+		struct calib *c = &ds.runs[i].disk_calib;
+
+		*c = (struct calib){ .source = CALIB_MEASURED, .median = 4.8, .min = 4.5, .max = 5.1,
+				     .rounds = 5, .load = 0.2 };
+		strcpy(c->date, "2026-12-04T10:11:12Z");
+	}
+	/* the host disk's record says where its 1 came from: no line of its own */
+	ds.runs[0].disk_calib.source = CALIB_KEY;
+	sb_init(&txt);
+	sb_init(&md);
+	report_dataset(&ds, NULL, &txt, &md);
+	assert_non_null(strstr(txt.buf, "  Disk: eMMC scaled by 4.8x (median of 5 rounds, 4.5x-5.1x, "
+				       "measured 2026-12-04).\n"));
+	assert_non_null(strstr(md.buf, "\nDisk: eMMC scaled by 4.8x (median of 5 rounds, "
+				      "4.5x-5.1x, measured 2026-12-04).\n"));
+	assert_null(strstr(txt.buf, "host's disk scaled"));
+	sb_free(&txt);
+	sb_free(&md);
+	/* an old one-shot value from the history: 1 round */
+	for (size_t i = RUNS; i < ds.nruns; i++)
+		calib_one(&ds.runs[i].disk_calib, 4.8, CALIB_HISTORY);
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "Disk: eMMC scaled by 4.8x (1 round, from the cache's "
+				       "history, date not recorded)."));
+	sb_free(&txt);
+	/* two divisors: both, each once */
+	ds.runs[RUNS].disk_calib.source = CALIB_KEY;
+	ds.runs[RUNS].disk_scale = 2.5;
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "Disk: eMMC scaled by 2.5x (disk-scale=2.5 in the scenario); "
+				       "eMMC scaled by 4.8x (1 round, "));
+	sb_free(&txt);
+	dataset_free(&ds);
+}
+
 /* Sections of another arch name it beside their kernel; x86_64 goes unsaid. */
 static void test_arch_named(void **state)
 {
@@ -612,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_fdr_marks),
 		cmocka_unit_test(test_mixed_parallelism),
 		cmocka_unit_test(test_arch_named),
+		cmocka_unit_test(test_disk_divisor),
 		cmocka_unit_test(test_overlap_and_failed_runs),
 		cmocka_unit_test(test_bursts),
 		cmocka_unit_test(test_problems_listed),

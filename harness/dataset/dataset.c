@@ -90,6 +90,13 @@ static void run_from_json(struct ds_run *r, json_object *m)
 	set_str(&r->disk, js_str(m, "disk"));
 	set_str(&r->arch, js_str(m, "arch"));
 	r->disk_scale = js_num(m, "disk_scale", r->disk_scale);
+	/* results from before it was recorded keep CALIB_NONE */
+	if (r->disk_calib.source == CALIB_NONE) {
+		json_object *cal;
+
+		if (json_object_object_get_ex(m, "disk_calibration", &cal))
+			calib_from_json(&r->disk_calib, cal);
+	}
 	if (js_int(m, "fill_target_pct") > 0)
 		r->fill_planned = true;
 	if (js_bool(m, "partial"))

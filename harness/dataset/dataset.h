@@ -11,6 +11,7 @@
 #ifndef CMB_DATASET_H
 #define CMB_DATASET_H
 
+#include "lib/calib.h"
 #include "lib/util.h"
 
 #include <stdbool.h>
@@ -39,6 +40,7 @@ struct ds_run {
 	bool fill_planned;          /* metadata: fill_target_pct > 0 */
 	char *disk;                 /* storage model of the scratch disk, "?" unknown */
 	double disk_scale;          /* its speed was divided by this (disk-scale); 1: not */
+	struct calib disk_calib;    /* where disk_scale came from; CALIB_NONE: not recorded */
 	char *arch;                 /* guest architecture; x86_64 for runs that predate the key */
 	char *baseline;             /* metadata: the scenario's baseline section, or NULL */
 	bool partial;               /* ended early (VM timeout, panic, Ctrl-C): its rows are

@@ -22,7 +22,21 @@ double history_get(const struct cmb_env *env, const char *key)
 	return d;
 }
 
-void history_set(const struct cmb_env *env, const char *key, double value)
+json_object *history_get_obj(const struct cmb_env *env, const char *key)
+{
+	char *path = history_path(env);
+	json_object *root = json_object_from_file(path), *v = NULL;
+
+	if (root && json_object_object_get_ex(root, key, &v))
+		json_object_get(v);
+	else
+		v = NULL;
+	json_object_put(root);
+	free(path);
+	return v;
+}
+
+void history_put(const struct cmb_env *env, const char *key, json_object *v)
 {
 	char *path = history_path(env);
 	json_object *root = json_object_from_file(path);
@@ -32,10 +46,15 @@ void history_set(const struct cmb_env *env, const char *key, double value)
 		json_object_put(root);
 		root = json_object_new_object();
 	}
-	json_object_object_add(root, key, json_object_new_double(value));
+	json_object_object_add(root, key, v);
 	mkdir_p(env->cache_dir);
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	write_file(path, s, strlen(s));
 	json_object_put(root);
 	free(path);
+}
+
+void history_set(const struct cmb_env *env, const char *key, double value)
+{
+	history_put(env, key, json_object_new_double(value));
 }

@@ -1,19 +1,27 @@
 /*
- * The copy slow-down (calibrate.h): one boot of the first kernel at hand
- * with a plan of one step (copy-rate), against the same loop on the host.
- * It is kept in the cache's history so that a study measures it once.
+ * The copy slow-down (calibrate.h), measured in rounds in one boot of the
+ * first kernel at hand. A round: the guest copies for 2 s, then waits; while
+ * it waits, the host runs the same loop and leaves a file in the share that
+ * ends the guest's wait. The two never compete for a core, and a change of
+ * the host's load (a job starting beside us) falls on both halves of a
+ * round, seconds apart, rather than on one side of the ratio only. The
+ * median of the rounds' ratios is the divisor, their spread how far to
+ * trust it; both are kept in the cache's history, so a study measures once.
  */
 #include "run/calibrate.h"
 #include "lib/csv.h"
-#include "lib/history.h"
 #include "lib/signals.h"
 #include "run/vm.h"
 
 #include "../../workloads/guest/copy-rate.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* A guest's wait for the host's half of a round, at most (s). */
+#define HOST_WAIT_S 30
 
 static bool plan_needs_it(const struct plan *plan, const struct cmb_arch *a)
 {
@@ -40,15 +48,55 @@ static char *history_key(const struct run_ctx *ctx, const struct cmb_arch *a)
 	return key;
 }
 
-/* The guest's copy rate in MB/s, or -1. */
-static double guest_rate(const struct run_ctx *ctx, const struct cmb_arch *a, const char *kernel)
+/* The host's half of each round, run from the console as the guest waits. */
+struct rounds {
+	const char *dir;            /* the share, where host-N ends the guest's wait */
+	double *host;               /* MB/s per round; 0: not yet */
+	int n;
+};
+
+static void host_round(void *arg, const char *line)
+{
+	static const char mark[] = "cmabench-step: begin host-";
+	struct rounds *r = arg;
+	const char *p = strstr(line, mark);
+	char *file, *text;
+	int i;
+
+	if (!p || sscanf(p + strlen(mark), "%d", &i) != 1 || i < 1 || i > r->n || r->host[i - 1])
+		return;
+	r->host[i - 1] = copy_rate_mbps(2.0);
+	file = xasprintf("%s/host-%d", r->dir, i);
+	text = xasprintf("%.1f\n", r->host[i - 1]);
+	write_file(file, text, strlen(text));
+	free(file);
+	free(text);
+}
+
+/* The guest's steps: per round, copy, then wait for the host's half. */
+static char *rounds_plan(int n)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (int i = 1; i <= n; i++)
+		sb_addf(&sb, "run copy-rate-%d copy-rate > $R/copy-rate-%d.csv\n"
+			"run host-%d cw=0; while [ ! -e $R/host-%d ] && [ $cw -lt %d ]; do "
+			"sleep 0.5; cw=$((cw + 1)); done; [ -e $R/host-%d ]\n",
+			i, i, i, i, 2 * HOST_WAIT_S, i);
+	return sb_detach(&sb);
+}
+
+/* One boot: guest[] and host[] MB/s of n rounds: 0, or -1. */
+static int measure_rounds(const struct run_ctx *ctx, const struct cmb_arch *a, const char *kernel,
+			  int n, double *host, double *guest)
 {
 	unsigned int ai = arch_index(a);
 	char *dir = env_cache(ctx->env, "tmp/calibrate-XXXXXX");
-	char *plan = NULL, *steps = NULL, *console = NULL, *csvp = NULL, *cmdline = NULL;
+	char *plan = NULL, *steps = NULL, *console = NULL, *cmdline = NULL, *text = NULL;
 	struct vm_result res = { .kernel_seconds = -1, .init_seconds = -1 };
-	struct csv c;
-	double rate = -1;
+	struct rounds r = { .host = host, .n = n };
+	int got = 0;
 
 	{
 		char *tmp = env_cache(ctx->env, "tmp");
@@ -60,13 +108,14 @@ static double guest_rate(const struct run_ctx *ctx, const struct cmb_arch *a, co
 		free(dir);
 		return -1;
 	}
+	r.dir = dir;
 	plan = path_join(dir, "plan");
 	steps = path_join(plan, "steps");
 	console = path_join(dir, "console.log");
-	csvp = path_join(dir, "copy-rate.csv");
 	cmdline = xasprintf("console=%s root=/dev/vda rw rootfstype=ext4 init=/sbin/init "
 			    "panic=-1 printk.time=1", a->console);
-	if (!mkdir_p(plan) && !write_file(steps, "copy-rate\n", 10)) {
+	text = rounds_plan(n);
+	if (!mkdir_p(plan) && !write_file(steps, text, strlen(text))) {
 		/* No reserved area: QEMU's own device tree is enough on arm64. */
 		struct vm_config vc = {
 			.qemu = arch_qemu(ctx->env, a),
@@ -74,65 +123,117 @@ static double guest_rate(const struct run_ctx *ctx, const struct cmb_arch *a, co
 			.machine = a->machine, .cpu = a->tcg_cpu, .mem_mib = 512, .cpus = 1,
 			.kernel = kernel, .root_img = ctx->images[ai], .share_dir = dir,
 			.cmdline = cmdline,
-			.console_log = console, .timeout_s = 180, .label = "calibrate copy rate",
-			.estimate_s = 20,
+			.console_log = console, .timeout_s = 180 + HOST_WAIT_S * n,
+			.label = "calibrate copy rate", .estimate_s = 20 + 6 * n,
+			.line_hook = host_round, .line_hook_arg = &r,
 		};
 
 		vm_run(&vc, &res);
-		if (res.status == VM_OK && !csv_open(&c, csvp)) {
-			int col = csv_col(&c, "copy_rate_mbps");
+		for (int i = 0; i < n && res.status == VM_OK; i++) {
+			char *p = xasprintf("%s/copy-rate-%d.csv", dir, i + 1);
+			struct csv c;
 
-			if (col < 0 || !csv_next(&c) || !csv_double(&c, col, &rate))
-				rate = -1;
-			csv_close(&c);
+			guest[i] = -1;
+			if (!csv_open(&c, p)) {
+				int col = csv_col(&c, "copy_rate_mbps");
+
+				if (col < 0 || !csv_next(&c) || !csv_double(&c, col, &guest[i]))
+					guest[i] = -1;
+				csv_close(&c);
+			}
+			got += guest[i] > 0 && host[i] > 0;
+			free(p);
 		}
-		if (rate <= 0)
-			err_msg("calibrate: the guest's copy rate was not measured (%s; console %s)",
+		if (got < n)
+			err_msg("calibrate: %d of %d rounds measured (%s; console %s)", got, n,
 				vm_status_name(res.status), console);
 	}
-	if (rate > 0)
+	if (got == n)
 		rm_rf(dir);
 	free(plan);
 	free(steps);
 	free(console);
-	free(csvp);
 	free(cmdline);
+	free(text);
 	free(dir);
-	return rate;
+	return got == n ? 0 : -1;
 }
 
-/* ctx->copy_slowdown[] of one arch. */
+/* Says on stderr when c may be off, and how to measure again. */
+static void warn_doubts(const struct run_ctx *ctx, const struct cmb_arch *a, const struct calib *c)
+{
+	char *why = calib_doubts(c, ctx->host_cores);
+
+	if (*why)
+		err_msg("warning: the %s guest's copy slow-down (%.1fx, disk-scale=cpu) may be off: "
+			"%s; on a quieter host, 'cmabench run --recalibrate ...' measures it again",
+			a->name, c->median, why);
+	else if (c->rounds == 1)
+		info_msg("the %s guest's copy slow-down was measured in 1 round; "
+			 "'cmabench run --recalibrate ...' measures %d", a->name, CALIB_ROUNDS);
+	free(why);
+}
+
+/* ctx->copy_slowdown[] and copy_calib[] of one arch. */
 static int calibrate_arch(struct run_ctx *ctx, const struct cmb_arch *a)
 {
 	unsigned int ai = arch_index(a);
+	struct calib *c = &ctx->copy_calib[ai];
 	const char *kernel = NULL;
-	char *key = history_key(ctx, a);
-	double host, guest;
+	char *key = history_key(ctx, a), *desc, *date;
+	int n = ctx->calib_rounds > 0 ? ctx->calib_rounds : CALIB_ROUNDS;
+	double *host = xcalloc((size_t)n, sizeof(*host)), *guest = xcalloc((size_t)n, sizeof(*guest));
+	double *ratio = xcalloc((size_t)n, sizeof(*ratio)), load = -1;
+	int rc = -1;
 
-	ctx->copy_slowdown[ai] = history_get(ctx->env, key);
-	if (ctx->copy_slowdown[ai] > 0) {
-		printf("[calibrate] page copies %.1fx slower in the %s guest (measured before, %s)\n",
-		       ctx->copy_slowdown[ai], a->name, arch_native(a) ? ctx->accel : "tcg");
-		free(key);
-		return 0;
+	/* --recalibrate: what history kept is replaced once measured, kept if not */
+	if (!ctx->recalibrate && !calib_recall(ctx->env, key, c)) {
+		desc = calib_describe(c, 0);
+		printf("[calibrate] page copies %.1fx slower in the %s guest (%s; %s)\n", c->median,
+		       a->name, desc, arch_native(a) ? ctx->accel : "tcg");
+		free(desc);
+		rc = 0;
+		goto out;
 	}
 	for (unsigned int i = 0; i < kvariants_count() && !kernel && ctx->images[ai]; i++)
 		if (ctx->kernel_ok[RUNNER_KIDX(ai, i)])
 			kernel = ctx->kernels[RUNNER_KIDX(ai, i)].bzimage;
-	printf("[calibrate] measuring how much slower the %s guest copies pages (disk-scale=cpu)\n",
-	       a->name);
-	host = copy_rate_mbps(2.0);
-	guest = kernel && !interrupted() ? guest_rate(ctx, a, kernel) : -1;
-	if (host <= 0 || guest <= 0) {
-		free(key);
-		return -1;
+	printf("[calibrate] measuring how much slower the %s guest copies pages (disk-scale=cpu), "
+	       "%d rounds\n", a->name, n);
+	/* before the boot: the load of the others, not of our guest */
+	if (getloadavg(&load, 1) != 1)
+		load = -1;
+	date = utc_now(false);
+	if (!kernel || interrupted() || measure_rounds(ctx, a, kernel, n, host, guest))
+		goto out_date;
+	for (int i = 0; i < n; i++) {
+		ratio[i] = host[i] / guest[i];
+		printf("[calibrate] round %d: host %.0f MB/s, %s guest %.0f MB/s: %.2fx\n", i + 1,
+		       host[i], a->name, guest[i], ratio[i]);
 	}
-	ctx->copy_slowdown[ai] = host / guest;
-	history_set(ctx->env, key, ctx->copy_slowdown[ai]);
-	printf("[calibrate] host %.0f MB/s, %s guest %.0f MB/s: %.1fx\n", host, a->name, guest,
-	       ctx->copy_slowdown[ai]);
+	memset(c, 0, sizeof(*c));
+	calib_from_ratios(c, ratio, (size_t)n);
+	c->source = CALIB_MEASURED;
+	c->load = load;
+	snprintf(c->date, sizeof(c->date), "%s", date);
+	calib_keep(ctx->env, key, c);
+	desc = calib_describe(c, 0);
+	printf("[calibrate] page copies %.1fx slower in the %s guest (%s; host load %.1f)\n",
+	       c->median, a->name, desc, load);
+	free(desc);
+	rc = 0;
+out_date:
+	free(date);
+out:
+	if (!rc) {
+		ctx->copy_slowdown[ai] = c->median;
+		warn_doubts(ctx, a, c);
+	}
+	free(host);
+	free(guest);
+	free(ratio);
 	free(key);
-	return 0;
+	return rc;
 }
 
 int calibrate_for_plan(struct run_ctx *ctx, const struct plan *plan)

@@ -10,10 +10,11 @@
 #include "run/runner.h"
 
 /*
- * ctx->copy_slowdown[arch] for the plan's runs that ask for it (disk-scale=cpu),
- * each arch with a guest of its own:
- * from the cache's history (per accelerator and QEMU version), else measured
- * now with one short VM. 0, or -1 when it could not be measured.
+ * ctx->copy_slowdown[arch] and copy_calib[arch] for the plan's runs that ask
+ * for it (disk-scale=cpu), each arch with a guest of its own: from the
+ * cache's history (per accelerator and QEMU version) unless ctx->recalibrate,
+ * else the median of ctx->calib_rounds rounds in one short VM. Warns when
+ * the rounds disagree or the host was loaded. 0, or -1 when not measured.
  */
 int calibrate_for_plan(struct run_ctx *ctx, const struct plan *plan);
 

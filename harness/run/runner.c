@@ -366,8 +366,14 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	/* disk-scale=cpu: the measured copy slow-down of this host (calibrate.c) */
 	double disk_scale = s->disk_scale > 0 ? s->disk_scale : ctx->copy_slowdown[ai];
 
-	if (strcmp(s->disk, "host"))
+	if (strcmp(s->disk, "host")) {
+		struct calib key = { .source = CALIB_KEY };
+
 		json_object_object_add(m, "disk_scale", json_object_new_double(disk_scale));
+		/* where the divisor came from: the scenario's number, or measured */
+		json_object_object_add(m, "disk_calibration",
+				       calib_to_json(s->disk_scale > 0 ? &key : &ctx->copy_calib[ai]));
+	}
 	if (s->baseline)
 		json_object_object_add(m, "baseline", json_object_new_string(s->baseline));
 	if (s->primary)

@@ -6,6 +6,7 @@
 #define CMB_RUNNER_H
 
 #include "kbuild/kbuild.h"
+#include "lib/calib.h"
 #include "lib/env.h"
 #include "lib/util.h"
 #include "scenario/plan.h"
@@ -65,6 +66,9 @@ struct run_ctx {
 	long jobs;                  /* VMs at once (--jobs) */
 	/* host/guest page-copy rate (disk-scale=cpu) by arch index; 0: unknown */
 	double copy_slowdown[RUNNER_MAX_ARCHES];
+	struct calib copy_calib[RUNNER_MAX_ARCHES];  /* its rounds, spread and source */
+	int calib_rounds;           /* rounds of a new measurement (--calibrate-rounds), 0: default */
+	bool recalibrate;           /* --recalibrate: measure again, whatever history kept */
 	unsigned host_cores;
 };
 

@@ -143,6 +143,10 @@ static json_object *manifest_new(const struct run_ctx *ctx, const struct selecti
 
 		json_object_object_add(m, k, json_object_new_double(ctx->copy_slowdown[a]));
 		free(k);
+		k = a ? xasprintf("copy_calibration_%s", cmb_arches[a].name)
+		      : xstrdup("copy_calibration");
+		json_object_object_add(m, k, calib_to_json(&ctx->copy_calib[a]));
+		free(k);
 	}
 	json_object_object_add(m, "only", str_array(&sel->only));
 	json_object_object_add(m, "sets", str_array(&sel->sets));
@@ -662,10 +666,17 @@ int submit_task(struct cmb_env *env, const struct run_hooks *hooks, const char *
 				     js_str(man, "accelerator_reason"));
 	/* measured on the submitting host, for every task alike */
 	for (unsigned int a = 0; a < cmb_arches_count && a < RUNNER_MAX_ARCHES; a++) {
+		json_object *cal;
 		char *k = a ? xasprintf("copy_slowdown_%s", cmb_arches[a].name)
 			    : xstrdup("copy_slowdown");
 
 		ctx.copy_slowdown[a] = js_num(man, k, -1);
+		free(k);
+		/* its rounds and source; a manifest from before them says none */
+		k = a ? xasprintf("copy_calibration_%s", cmb_arches[a].name)
+		      : xstrdup("copy_calibration");
+		if (json_object_object_get_ex(man, k, &cal))
+			calib_from_json(&ctx.copy_calib[a], cal);
 		free(k);
 	}
 	m = runner_run_one(&ctx, r, (size_t)index, sel.plan.n, NULL);

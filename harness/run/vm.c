@@ -148,6 +148,8 @@ static void on_line(struct watch *w, const char *line)
 	case CON_NONE:
 		break;
 	}
+	if (w->c->line_hook)
+		w->c->line_hook(w->c->line_hook_arg, line);
 }
 
 static void feed(struct watch *w, const char *buf, size_t n)

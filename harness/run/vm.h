@@ -29,6 +29,9 @@ struct vm_config {
 	double timeout_s;
 	const char *label;          /* progress line */
 	double estimate_s;
+	/* Called with each console line as it comes (calibrate.c's rounds), or NULL. */
+	void (*line_hook)(void *arg, const char *line);
+	void *line_hook_arg;
 };
 
 enum vm_status {

@@ -5,10 +5,12 @@
 
 /* Datasheet figures (MB = 10^6 bytes); docs/scenarios.md names the sources. */
 static const struct disk_profile profiles[] = {
-	{ "host", 0, 0, 0, 0, "the host's disk and page cache, unthrottled" },
-	{ "emmc", 250e6, 125e6, 11000, 13000, "Samsung 64 GB eMMC 5.1 (2015)" },
-	{ "ufs", 2100e6, 1200e6, 100000, 70000, "Samsung 512 GB eUFS 3.1 (2020)" },
-	{ "nvme", 7000e6, 5000e6, 1000000, 1000000, "Samsung 980 PRO 1 TB NVMe (2020)" },
+	{ "host", 0, 0, 0, 0, "the host's disk and page cache, unthrottled",
+	  "the host's disk" },
+	{ "emmc", 250e6, 125e6, 11000, 13000, "Samsung 64 GB eMMC 5.1 (2015)", "eMMC" },
+	{ "ufs", 2100e6, 1200e6, 100000, 70000, "Samsung 512 GB eUFS 3.1 (2020)", "UFS" },
+	{ "nvme", 7000e6, 5000e6, 1000000, 1000000, "Samsung 980 PRO 1 TB NVMe (2020)",
+	  "NVMe" },
 };
 
 const struct disk_profile *disk_find(const char *name)

@@ -14,6 +14,7 @@ struct disk_profile {
 	double read_bps, write_bps;         /* bytes/s, 0: unlimited */
 	double read_iops, write_iops;       /* requests/s, 0: unlimited */
 	const char *device;                 /* what the figures describe */
+	const char *label;                  /* how a report names it: "eMMC" */
 };
 
 /* The profile named name, or NULL. */

@@ -234,7 +234,8 @@ static const struct key_def keys[] = {
 	{ "disk-scale", K_DISK_SCALE, T_DISK_SCALE, OFF(disk_scale), .def = "1",
 	  .form = "number 1-10000 \\| `cpu`",
 	  .help = "divide every limit of the disk model by this; `cpu`: by how much slower the "
-		  "guest copies 4 KiB pages than the host (below)" },
+		  "guest copies 4 KiB pages than the host: the median of 5 rounds, kept in the "
+		  "cache (below; `cmabench run --recalibrate` measures it again)" },
 };
 
 const char *setup_name(enum setup s)
