@@ -7,6 +7,7 @@
 #include "lib/csv.h"
 #include "lib/history.h"
 #include "lib/signals.h"
+#include "run/overall.h"
 #include "run/vm.h"
 
 #include "../../workloads/guest/copy-rate.h"
@@ -24,20 +25,56 @@ static bool plan_needs_it(const struct plan *plan, const struct cmb_arch *a)
 	return false;
 }
 
+/* The accelerator runner_accel will likely choose (calibrate_needed runs before it). */
+static const char *likely_accel(const struct run_ctx *ctx)
+{
+	const char *pref = ctx->env->accel;
+
+	if (ctx->accel)
+		return ctx->accel;
+	if (!strcmp(pref, "tcg") || !strcmp(pref, "kvm"))
+		return pref;
+	return access("/dev/kvm", R_OK | W_OK) ? "tcg" : "kvm";
+}
+
 /* x86_64's key is the one it always was; another arch's names the arch. */
 static char *history_key(const struct run_ctx *ctx, const struct cmb_arch *a)
 {
 	unsigned int ai = arch_index(a);
-	const char *accel = arch_native(a) ? ctx->accel : "tcg";
-	const char *qv = ctx->qemu_versions[ai] ? ctx->qemu_versions[ai] : ctx->qemu_version;
-	char *key = a == arch_default()
-		? xasprintf("copy-slowdown.%s.%s", accel, qv)
-		: xasprintf("copy-slowdown.%s.%s.%s", a->name, accel, qv);
+	const char *accel = arch_native(a) ? likely_accel(ctx) : "tcg";
+	char *qv = ctx->qemu_versions[ai] ? xstrdup(ctx->qemu_versions[ai])
+		 : ctx->qemu_version ? xstrdup(ctx->qemu_version) : NULL;
+	char *key;
 
+	/* before runner_images: what it will read */
+	if (!qv) {
+		char *argv[] = { (char *)arch_qemu(ctx->env, a), "--version", NULL };
+
+		qv = cmd_first_line(argv);
+		if (!qv)
+			qv = xstrdup("unknown");
+	}
+	key = a == arch_default() ? xasprintf("copy-slowdown.%s.%s", accel, qv)
+				  : xasprintf("copy-slowdown.%s.%s.%s", a->name, accel, qv);
 	for (char *p = key; *p; p++)
 		if (*p == ' ' || *p == '"')
 			*p = '_';
+	free(qv);
 	return key;
+}
+
+bool calibrate_needed(const struct run_ctx *ctx, const struct plan *plan,
+		      const struct cmb_arch *a)
+{
+	char *key;
+	bool needed;
+
+	if (!plan_needs_it(plan, a))
+		return false;
+	key = history_key(ctx, a);
+	needed = history_get(ctx->env, key) <= 0;
+	free(key);
+	return needed;
 }
 
 /* The guest's copy rate in MB/s, or -1. */
@@ -75,7 +112,7 @@ static double guest_rate(const struct run_ctx *ctx, const struct cmb_arch *a, co
 			.kernel = kernel, .root_img = ctx->images[ai], .share_dir = dir,
 			.cmdline = cmdline,
 			.console_log = console, .timeout_s = 180, .label = "calibrate copy rate",
-			.estimate_s = 20,
+			.estimate_s = CALIBRATE_ESTIMATE_S - 2,
 		};
 
 		vm_run(&vc, &res);
@@ -121,8 +158,10 @@ static int calibrate_arch(struct run_ctx *ctx, const struct cmb_arch *a)
 			kernel = ctx->kernels[RUNNER_KIDX(ai, i)].bzimage;
 	printf("[calibrate] measuring how much slower the %s guest copies pages (disk-scale=cpu)\n",
 	       a->name);
+	overall_start(ctx->overall, EST_CALIBRATE, ai);
 	host = copy_rate_mbps(2.0);
 	guest = kernel && !interrupted() ? guest_rate(ctx, a, kernel) : -1;
+	overall_end(ctx->overall, EST_CALIBRATE, ai, guest > 0);
 	if (host <= 0 || guest <= 0) {
 		free(key);
 		return -1;
