@@ -77,12 +77,11 @@ const struct cmd_usage run_usage = {
 	run_opts_table,
 };
 
-/* A run that did not boot (no kernel, no scratch disk) says nothing of how long runs take. */
-static bool run_booted(json_object *m)
+/* Only a complete run says how long runs take (as for the history): one that
+ * did not boot, or was cut short, would skew what is left. */
+static bool run_counts(json_object *m)
 {
-	const char *st = js_str(m, "status");
-
-	return !st || (strcmp(st, "kernel-build-failed") && strcmp(st, "setup-failed"));
+	return runner_status_complete(js_str(m, "status"));
 }
 
 struct child_arg {
@@ -146,7 +145,7 @@ static size_t run_pool(struct run_ctx *ctx, const struct selection *sel,
 				sel->plan.runs[d.id].name, d.status);
 		}
 		json_object_object_add(got[d.id], "vms_beside", json_object_new_int((int)d.beside));
-		overall_end(ctx->overall, EST_RUN, d.id, run_booted(got[d.id]));
+		overall_end(ctx->overall, EST_RUN, d.id, run_counts(got[d.id]));
 		{
 			char *dir = xasprintf("%s/runs/%s", ctx->tmpdir, sel->plan.runs[d.id].name);
 
@@ -197,7 +196,7 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
 				continue;
 			overall_start(ctx->overall, EST_RUN, i);
 			m = runner_run_one(ctx, r, (*done)++, sel->plan.n, NULL);
-			overall_end(ctx->overall, EST_RUN, i, run_booted(m));
+			overall_end(ctx->overall, EST_RUN, i, run_counts(m));
 			nfail += runner_add_run(runs, r, m);
 		}
 	for (size_t i = 0; i < json_object_array_length(runs); i++)

@@ -8,10 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/estimate.h"
+#include "run/overall.h"
 
 #define RUN(est) { .kind = EST_RUN, .estimate = (est) }
 #define RUN_ON(est, grp, ncores) { .kind = EST_RUN, .estimate = (est), .group = (grp), \
@@ -143,6 +147,73 @@ static void test_status_line(void **state)
 	sb_free(&sb);
 }
 
+/* overall_end's lines (stdout), for a hand-made plan: no cache, no history. */
+static char *lines_of(struct overall *o, void (*drive)(struct overall *))
+{
+	char path[] = "/tmp/test-estimate-XXXXXX";
+	int fd = mkstemp(path), saved = dup(STDOUT_FILENO);
+	char *out;
+
+	assert_true(fd >= 0 && saved >= 0);
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	drive(o);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(fd);
+	out = read_file(path, NULL);
+	unlink(path);
+	assert_non_null(out);
+	return out;
+}
+
+static void drive(struct overall *o)
+{
+	overall_print_plan(o, "cmabench run");
+	overall_start(o, EST_KERNEL, 0);
+	overall_end(o, EST_KERNEL, 0, true);
+	/* the image was guessed to be built, and was not: done when the runs start */
+	overall_start(o, EST_RUN, 0);
+	overall_end(o, EST_RUN, 0, false);      /* skipped: its time says nothing */
+	overall_start(o, EST_RUN, 1);
+	overall_end(o, EST_RUN, 1, false);
+	/* not one of its steps (cached), or no overall: nothing */
+	overall_end(o, EST_KERNEL, 1, true);
+	overall_end(NULL, EST_RUN, 0, true);
+}
+
+static void test_overall_lines(void **state)
+{
+	struct est_step steps[] = {
+		{ .kind = EST_KERNEL, .estimate = 600 },
+		{ .kind = EST_IMAGE, .estimate = 30 },
+		RUN(100), RUN(100),
+	};
+	uint64_t started[ARRAY_SIZE(steps)] = { 0 };
+	struct overall o = { .steps = steps, .n = ARRAY_SIZE(steps), .started_ns = started,
+			     .start_ns = now_ns(), .total = 830, .jobs = 1, .host_cores = 2,
+			     .kernels_cached = 1, .first_run = 2 };
+	char *out;
+
+	(void)state;
+	for (size_t k = 0; k < RUNNER_MAX_KERNELS; k++)
+		o.kernel[k] = SIZE_MAX;
+	for (size_t a = 0; a < RUNNER_MAX_ARCHES; a++)
+		o.image[a] = o.calibrate[a] = SIZE_MAX;
+	o.kernel[0] = 0;
+	o.image[0] = 1;
+	out = lines_of(&o, drive);
+	assert_string_equal(out,
+		"[cmabench run] 1 kernel to build (~10:00), the image (~0:30), "
+		"2 runs at --jobs 1 (~3:20): about 13:50 in all; 1 kernel cached\n"
+		"[cmabench run] 0:00 elapsed; done: kernel 1/1, image 0/1, runs 0/2; ~3:50 left\n"
+		"[cmabench run] 0:00 elapsed; done: kernel 1/1, image 1/1, runs 1/2; ~1:40 left\n"
+		"[cmabench run] 0:00 elapsed; done: kernel 1/1, image 1/1, runs 2/2; nothing left "
+		"(estimated 13:50 at the start)\n");
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_running),
 		cmocka_unit_test(test_jobs_two),
 		cmocka_unit_test(test_status_line),
+		cmocka_unit_test(test_overall_lines),
 	};
 
 	return cmocka_run_group_tests_name("estimate", tests, NULL, NULL);

@@ -47,8 +47,9 @@ double est_scale(const struct est_step *s, size_t n, enum est_kind k);
 void est_describe(struct strbuf *sb, const struct est_step *s, size_t n, unsigned jobs,
 		  unsigned host_cores);
 /*
- * At a step's end: "12:03 elapsed; done: kernels 1/1, image 1/1, runs 5/67
- * (x1.08 their estimates); ~45:10 left".
+ * At a step's end: "12:03 elapsed; done: kernel 1/1, image 1/1, runs 5/67;
+ * ~45:10 left (runs x1.08 their estimates)", the kinds with steps left that
+ * took other than their estimates named last.
  */
 void est_status(struct strbuf *sb, const struct est_step *s, size_t n, unsigned jobs,
 		unsigned host_cores, double elapsed);

@@ -34,7 +34,10 @@ static const char *likely_accel(const struct run_ctx *ctx)
 		return ctx->accel;
 	if (!strcmp(pref, "tcg") || !strcmp(pref, "kvm"))
 		return pref;
-	return access("/dev/kvm", R_OK | W_OK) ? "tcg" : "kvm";
+	if (access("/dev/kvm", R_OK | W_OK))
+		return "tcg";
+	/* a usable /dev/kvm that booted nothing last time (no nested virtualization) */
+	return history_get(ctx->env, RUNNER_KVM_PROBE_KEY) < 0 ? "tcg" : "kvm";
 }
 
 /* x86_64's key is the one it always was; another arch's names the arch. */

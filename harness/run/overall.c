@@ -157,7 +157,8 @@ void overall_end(struct overall *o, enum est_kind k, size_t index, bool counts)
 		char d[32];
 
 		fmt_duration(d, sizeof(d), o->total);
-		sb_addf(&sb, " (estimated %s at the start)", d);
+		sb_addf(&sb, " (estimated %s at the start)%s", d,
+			o->slurm ? "; the runs are Slurm's" : "");
 	}
 	sb_add(&sb, "\n");
 	fputs(sb.buf, stdout);

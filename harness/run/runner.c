@@ -179,7 +179,11 @@ static void choose_accel(struct run_ctx *ctx)
 		return;
 	}
 	printf("[accel] probing KVM (at most %.0f s)\n", ctx->kvm_probe_s);
-	if (vm_probe_kvm(arch_qemu(ctx->env, native), native, kernel, ctx->kvm_probe_s)) {
+	bool kvm = vm_probe_kvm(arch_qemu(ctx->env, native), native, kernel, ctx->kvm_probe_s);
+
+	/* what the next run's estimate (calibrate_needed) guesses from */
+	history_set(ctx->env, RUNNER_KVM_PROBE_KEY, kvm ? 1 : -1);
+	if (kvm) {
 		ctx->accel = "kvm";
 		ctx->accel_reason = xstrdup("KVM probe booted a kernel");
 	} else {

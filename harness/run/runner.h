@@ -85,6 +85,7 @@ int runner_kernels(struct run_ctx *ctx, const struct plan *plan);
 /* The root image of every arch the plan uses, and that arch's QEMU version. */
 int runner_images(struct run_ctx *ctx, const struct plan *plan);
 /* KVM or TCG (env->accel, else a probe), and QEMU's version. */
+#define RUNNER_KVM_PROBE_KEY "accel.kvm-probe"  /* history: the last probe's 1 booted, -1 not */
 void runner_accel(struct run_ctx *ctx);
 /* With stamp: "20261203-142501" (run ids); without: ISO 8601. */
 char *utc_now(bool stamp);
