@@ -6,10 +6,12 @@
  */
 #include "builtin.h"
 #include "kbuild/image.h"
+#include "lib/json.h"
 #include "lib/signals.h"
 #include "report/report.h"
 #include "run/calibrate.h"
 #include "run/jobs.h"
+#include "run/overall.h"
 #include "run/runner.h"
 #include "run/submit.h"
 
@@ -90,19 +92,11 @@ const struct cmd_usage run_usage = {
 	run_opts_table,
 };
 
-/* A scenario runs beside other VMs only if every one of its sections allows it. */
-static bool scenario_parallel(const struct scenario *scn)
+/* Only a complete run says how long runs take (as for the history): one that
+ * did not boot, or was cut short, would skew what is left. */
+static bool run_counts(json_object *m)
 {
-	for (size_t i = 0; i < scn->nruns; i++)
-		if (!scn->runs[i].parallel)
-			return false;
-	return true;
-}
-
-/* A run's vCPUs, each on a host core of its own (at most all of them). */
-static unsigned cores_of(const struct run_ctx *ctx, const struct run *r)
-{
-	return r->spec->cpus < (long)ctx->host_cores ? (unsigned)r->spec->cpus : ctx->host_cores;
+	return runner_status_complete(js_str(m, "status"));
 }
 
 struct child_arg {
@@ -144,14 +138,15 @@ static size_t run_pool(struct run_ctx *ctx, const struct selection *sel,
 				next++;
 				continue;
 			}
-			if (!jobs_can_start(&j, cores_of(ctx, r)))
+			if (!jobs_can_start(&j, runner_cores(ctx, r)))
 				break;
 			a.idx = (*done)++;
-			if (jobs_start(&j, next, cores_of(ctx, r), run_child, &a)) {
+			if (jobs_start(&j, next, runner_cores(ctx, r), run_child, &a)) {
 				err_msg("cannot start a run: %s", strerror(errno));
 				(*done)--;
 				break;
 			}
+			overall_start(ctx->overall, EST_RUN, next);
 			next++;
 		}
 		if (!jobs_wait(&j, &d))
@@ -165,6 +160,7 @@ static size_t run_pool(struct run_ctx *ctx, const struct selection *sel,
 				sel->plan.runs[d.id].name, d.status);
 		}
 		json_object_object_add(got[d.id], "vms_beside", json_object_new_int((int)d.beside));
+		overall_end(ctx->overall, EST_RUN, d.id, run_counts(got[d.id]));
 		{
 			char *dir = xasprintf("%s/runs/%s", ctx->tmpdir, sel->plan.runs[d.id].name);
 
@@ -209,11 +205,14 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
 	else
 		for (size_t i = 0; i < sel->plan.n && !interrupted(); i++) {
 			const struct run *r = &sel->plan.runs[i];
+			json_object *m;
 
 			if (r->scn != scn)
 				continue;
-			nfail += runner_add_run(runs, r,
-						runner_run_one(ctx, r, (*done)++, sel->plan.n, NULL));
+			overall_start(ctx->overall, EST_RUN, i);
+			m = runner_run_one(ctx, r, (*done)++, sel->plan.n, NULL);
+			overall_end(ctx->overall, EST_RUN, i, run_counts(m));
+			nfail += runner_add_run(runs, r, m);
 		}
 	for (size_t i = 0; i < json_object_array_length(runs); i++)
 		runner_tally(tally, json_object_array_get_idx(runs, i));
@@ -240,6 +239,7 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	size_t done = 0;
 	struct run_tally tally = { 0 };
 	struct strbuf summary = { 0 };
+	struct overall overall = { 0 };
 	int first, rc = 2;
 
 	ctx.host_cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
@@ -275,7 +275,14 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	plan_print(stdout, &selp->plan);
 
 	rc = 1;
-	if (runner_check_arches(&ctx, &selp->plan) || runner_kernels(&ctx, &selp->plan))
+	if (runner_check_arches(&ctx, &selp->plan))
+		goto out;
+	/* One estimate of everything before the first step, one line after each. */
+	runner_find_kernels(&ctx, &selp->plan);
+	overall_init(&overall, &ctx, &selp->plan, o.slurm);
+	overall_print_plan(&overall, "cmabench run");
+	ctx.overall = &overall;
+	if (runner_kernels(&ctx, &selp->plan))
 		goto out;
 	if (runner_images(&ctx, &selp->plan))
 		goto out;
@@ -317,6 +324,7 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 		rc = 130;
 	}
 out:
+	overall_free(&overall);
 	sb_free(&summary);
 	free(stamp);
 	runner_free(&ctx);

@@ -2,6 +2,7 @@
 #include "kbuild/image.h"
 #include "kbuild/elfdeps.h"
 #include "lib/hash.h"
+#include "lib/history.h"
 #include "lib/progress.h"
 #include "lib/util.h"
 
@@ -40,14 +41,15 @@ static void map_add(struct file_map *m, const char *host, const char *guest)
 }
 
 /* Adds the shared libraries ldd lists for prog. */
-static int add_closure(struct file_map *m, const char *prog)
+static int add_closure(struct file_map *m, const char *prog, bool quiet)
 {
 	char *argv[] = { "ldd", (char *)prog, NULL };
 	int status;
 	char *out = cmd_output(argv, &status), *save = NULL;
 
 	if (!out || status) {
-		err_msg("ldd %s failed", prog);
+		if (!quiet)
+			err_msg("ldd %s failed", prog);
 		free(out);
 		return -1;
 	}
@@ -86,7 +88,8 @@ static char *own_path(const struct cmb_env *env, const struct cmb_arch *a, const
  * Another arch's programs come from its unpacked userland (Debian's packages
  * of that arch), their closure from their ELF headers: ldd cannot run them.
  */
-static int collect_foreign(const struct cmb_env *env, const struct cmb_arch *a, struct file_map *m)
+static int collect_foreign(const struct cmb_env *env, const struct cmb_arch *a, struct file_map *m,
+			   bool quiet)
 {
 	char *root = path_join(env->arm64_userland, "root");
 	char *busybox = root_resolve(root, "/bin/busybox");
@@ -94,7 +97,8 @@ static int collect_foreign(const struct cmb_env *env, const struct cmb_arch *a, 
 	int rc = 0;
 
 	if (!busybox) {
-		err_msg("%s/bin/busybox is missing (scripts/install-deps --arm64)", root);
+		if (!quiet)
+			err_msg("%s/bin/busybox is missing (scripts/install-deps --arm64)", root);
 		free(root);
 		return -1;
 	}
@@ -104,14 +108,16 @@ static int collect_foreign(const struct cmb_env *env, const struct cmb_arch *a, 
 		char *h = root_resolve(root, host_programs[i]);
 
 		if (!h) {
-			err_msg("%s%s is missing (scripts/install-deps --arm64)", root, host_programs[i]);
+			if (!quiet)
+				err_msg("%s%s is missing (scripts/install-deps --arm64)", root, host_programs[i]);
 			rc = -1;
 			break;
 		}
 		map_add(m, h, host_programs[i]);
 		free(h);
 		if (elf_closure(root, host_programs[i], a->lib_dirs, &m->host, &m->guest, &errs)) {
-			err_msg("the %s image's libraries:\n%s", a->name, errs.buf);
+			if (!quiet)
+				err_msg("the %s image's libraries:\n%s", a->name, errs.buf);
 			rc = -1;
 		}
 	}
@@ -120,24 +126,28 @@ static int collect_foreign(const struct cmb_env *env, const struct cmb_arch *a, 
 	return rc;
 }
 
-static int collect_files(const struct cmb_env *env, const struct cmb_arch *a, struct file_map *m)
+/* quiet: image_cached_arch only asks; image_get_arch says what is missing. */
+static int collect_files(const struct cmb_env *env, const struct cmb_arch *a, struct file_map *m,
+			 bool quiet)
 {
 	if (!env->busybox || !*env->busybox) {
-		err_msg("no static busybox configured (Debian package busybox-static)");
+		if (!quiet)
+			err_msg("no static busybox configured (Debian package busybox-static)");
 		return -1;
 	}
 	if (a != arch_default()) {
-		if (collect_foreign(env, a, m))
+		if (collect_foreign(env, a, m, quiet))
 			return -1;
 	} else {
 		map_add(m, env->busybox, "/bin/busybox");
 		for (size_t i = 0; i < ARRAY_SIZE(host_programs); i++) {
 			if (!path_exists(host_programs[i])) {
-				err_msg("%s is missing (run scripts/install-deps)", host_programs[i]);
+				if (!quiet)
+					err_msg("%s is missing (run scripts/install-deps)", host_programs[i]);
 				return -1;
 			}
 			map_add(m, host_programs[i], host_programs[i]);
-			if (add_closure(m, host_programs[i]))
+			if (add_closure(m, host_programs[i], quiet))
 				return -1;
 		}
 	}
@@ -150,7 +160,7 @@ static int collect_files(const struct cmb_env *env, const struct cmb_arch *a, st
 
 			if (there)
 				map_add(m, p, g);
-			else
+			else if (!quiet)
 				err_msg("%s is missing (run make first)", p);
 			free(p);
 			free(g);
@@ -165,7 +175,8 @@ static int collect_files(const struct cmb_env *env, const struct cmb_arch *a, st
 		char *p = env_src(env, GUEST_INIT);
 
 		if (!path_exists(p)) {
-			err_msg("%s is missing", p);
+			if (!quiet)
+				err_msg("%s is missing", p);
 			free(p);
 			return -1;
 		}
@@ -249,31 +260,69 @@ char *image_get(const struct cmb_env *env)
 	return image_get_arch(env, arch_default());
 }
 
-char *image_get_arch(const struct cmb_env *env, const struct cmb_arch *a)
+/* The image's path for the files of m (its key their hash), or NULL. */
+static char *image_path(const struct cmb_env *env, const struct cmb_arch *a,
+			const struct file_map *m, char key[65], bool quiet)
 {
-	struct file_map m = { 0 };
-	struct hash *h;
-	char key[65], *imgdir = NULL, *img = NULL, *tmpdir = NULL, *root = NULL, *tmpimg = NULL;
-	uint64_t bytes;
-	struct progress p;
+	struct hash *h = hash_new();
+	char *imgdir, *img;
 
-	if (collect_files(env, a, &m))
-		goto fail;
-	h = hash_new();
 	hash_str(h, "cmabench-image-1");
 	if (a != arch_default())
 		hash_str(h, a->name);
-	for (size_t i = 0; i < m.host.n; i++) {
-		hash_str(h, m.guest.v[i]);
-		if (hash_file(h, m.host.v[i])) {
-			err_msg("%s: %s", m.host.v[i], strerror(errno));
+	for (size_t i = 0; i < m->host.n; i++) {
+		hash_str(h, m->guest.v[i]);
+		if (hash_file(h, m->host.v[i])) {
+			if (!quiet)
+				err_msg("%s: %s", m->host.v[i], strerror(errno));
 			hash_final(h, key);
-			goto fail;
+			return NULL;
 		}
 	}
 	hash_final(h, key);
 	imgdir = env_cache(env, "images");
 	img = xasprintf("%s/root-%s%.16s.img", imgdir, a->cache_prefix, key);
+	free(imgdir);
+	return img;
+}
+
+bool image_cached_arch(const struct cmb_env *env, const struct cmb_arch *a)
+{
+	struct file_map m = { 0 };
+	char key[65], *img = collect_files(env, a, &m, true) ? NULL
+			   : image_path(env, a, &m, key, true);
+	bool there = img && path_exists(img);
+
+	free(img);
+	sl_free(&m.host);
+	sl_free(&m.guest);
+	return there;
+}
+
+static char *history_key(const struct cmb_arch *a)
+{
+	return xasprintf("image.%sroot.seconds", a->cache_prefix);
+}
+
+double image_estimate(const struct cmb_env *env, const struct cmb_arch *a)
+{
+	char *key = history_key(a);
+	double s = history_get(env, key);
+
+	free(key);
+	return s > 0 ? s : IMAGE_DEFAULT_SECONDS;
+}
+
+char *image_get_arch(const struct cmb_env *env, const struct cmb_arch *a)
+{
+	struct file_map m = { 0 };
+	char key[65], *imgdir = NULL, *img = NULL, *tmpdir = NULL, *root = NULL, *tmpimg = NULL;
+	uint64_t bytes;
+	struct progress p;
+
+	if (collect_files(env, a, &m, false) || !(img = image_path(env, a, &m, key, false)))
+		goto fail;
+	imgdir = env_cache(env, "images");
 	if (path_exists(img)) {
 		printf("[image] reusing %s root image %.16s\n", a->name, key);
 		goto out;
@@ -307,7 +356,12 @@ char *image_get_arch(const struct cmb_env *env, const struct cmb_arch *a)
 		err_msg("%s: %s", img, strerror(errno));
 		goto fail_progress;
 	}
-	progress_end(&p, "root image built");
+	{
+		char *hkey = history_key(a);
+
+		history_set(env, hkey, progress_end(&p, "root image built"));
+		free(hkey);
+	}
 	rm_rf(tmpdir);
 	goto out;
 

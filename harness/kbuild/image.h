@@ -10,6 +10,8 @@
 #include "lib/env.h"
 #include "scenario/arch.h"
 
+#include <stdbool.h>
+
 /* Path of an up-to-date x86_64 root image (built if needed), or NULL. */
 char *image_get(const struct cmb_env *env);
 /*
@@ -18,5 +20,11 @@ char *image_get(const struct cmb_env *env);
  * workloads/guest/<arch>/ (cross-built by make).
  */
 char *image_get_arch(const struct cmb_env *env, const struct cmb_arch *a);
+/* Whether arch a's image is cached, so image_get_arch builds nothing. */
+bool image_cached_arch(const struct cmb_env *env, const struct cmb_arch *a);
+/* The seconds a build of arch a's image should take: its last, else a default. */
+double image_estimate(const struct cmb_env *env, const struct cmb_arch *a);
+/* Copies and mkfs.ext4 of a ~210 MB image: seconds, not minutes. */
+#define IMAGE_DEFAULT_SECONDS 30.0
 
 #endif

@@ -656,21 +656,29 @@ static int read_meta(struct kernel *k)
 	return k->version ? 0 : -1;
 }
 
+/* The variable naming a kernel built elsewhere for variant v of arch a. */
+static void external_var(const struct cmb_arch *a, const struct kvariant *v, char *var,
+			 size_t len)
+{
+	if (a == arch_default())
+		snprintf(var, len, "CMABENCH_BZIMAGE_%s", v->name);
+	else
+		snprintf(var, len, "CMABENCH_IMAGE_%s_%s", a->name, v->name);
+	for (char *p = var; *p; p++)
+		*p = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+}
+
 /*
  * CMABENCH_BZIMAGE_<VARIANT>=path (x86_64), CMABENCH_IMAGE_<ARCH>_<VARIANT>=path
  * (other arches): a kernel built elsewhere, used as is.
  */
-static int external_kernel(const struct cmb_arch *a, const struct kvariant *v, struct kernel *k)
+static int external_kernel(const struct cmb_arch *a, const struct kvariant *v, struct kernel *k,
+			   struct strbuf *errs)
 {
 	char var[96];
 	const char *path;
 
-	if (a == arch_default())
-		snprintf(var, sizeof(var), "CMABENCH_BZIMAGE_%s", v->name);
-	else
-		snprintf(var, sizeof(var), "CMABENCH_IMAGE_%s_%s", a->name, v->name);
-	for (char *p = var; *p; p++)
-		*p = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+	external_var(a, v, var, sizeof(var));
 	path = getenv(var);
 	if (!path)
 		return 1;
@@ -679,45 +687,79 @@ static int external_kernel(const struct cmb_arch *a, const struct kvariant *v, s
 	snprintf(k->key, sizeof(k->key), "external");
 	k->version = image_version(a, k->bzimage);
 	if (!k->version) {
-		err_msg("%s=%s: not a %s kernel image", var, path, a->name);
+		sb_addf(errs, "%s=%s: not a %s kernel image\n", var, path, a->name);
 		return -1;
 	}
-	printf("[kernel %s%s] using %s (%s, Linux %s)\n", a->cache_prefix, v->name, k->bzimage,
-	       var, k->version);
 	return 0;
 }
 
-int kbuild_get_arch(const struct cmb_env *env, const struct cmb_arch *a, const struct kvariant *v,
-		    struct kernel *k)
+int kbuild_find_arch(const struct cmb_env *env, const struct cmb_arch *a,
+		     const struct kvariant *v, struct kernel *k, struct strbuf *errs)
 {
-	struct strbuf errs = { 0 };
-	char *kdir, *tmp, *log, *linux_dir, *tag;
-	long objects = 0;
-	double t0;
+	char *kdir;
 	int rc;
 
 	memset(k, 0, sizeof(*k));
 	k->variant = v;
 	k->arch = a;
-	rc = external_kernel(a, v, k);
+	rc = external_kernel(a, v, k, errs);
 	if (rc <= 0)
 		return rc;
-	if (kbuild_key_arch(env, a, v, k->key, &errs)) {
-		fputs(errs.buf, stderr);
-		sb_free(&errs);
+	if (kbuild_key_arch(env, a, v, k->key, errs))
 		return -1;
-	}
-	sb_free(&errs);
 	kdir = env_cache(env, "kernels");
 	k->dir = xasprintf("%s/%s%s-%.16s", kdir, a->cache_prefix, v->name, k->key);
 	k->bzimage = path_join(k->dir, image_file(a));
-	if (path_exists(k->bzimage) && !read_meta(k)) {
-		printf("[kernel %s%s] reusing %s build %.16s (Linux %s)\n", a->cache_prefix, v->name,
-		       v->name, k->key, k->version);
-		free(kdir);
-		return 0;
-	}
+	free(kdir);
+	return path_exists(k->bzimage) && !read_meta(k) ? 0 : 1;
+}
 
+void kbuild_print_found(const struct kernel *k)
+{
+	const char *prefix = k->arch->cache_prefix, *name = k->variant->name;
+
+	if (!strcmp(k->key, "external")) {
+		char var[96];
+
+		external_var(k->arch, k->variant, var, sizeof(var));
+		printf("[kernel %s%s] using %s (%s, Linux %s)\n", prefix, name, k->bzimage, var,
+		       k->version);
+	} else {
+		printf("[kernel %s%s] reusing %s build %.16s (Linux %s)\n", prefix, name, name,
+		       k->key, k->version);
+	}
+}
+
+double kbuild_estimate(const struct cmb_env *env, const struct cmb_arch *a,
+		       const struct kvariant *v)
+{
+	char *key = xasprintf("kbuild.%s%s.seconds", a->cache_prefix, v->name);
+	double s = history_get(env, key);
+
+	free(key);
+	/* Never built this variant: another variant's build is a fair guess. */
+	for (unsigned int i = 0; s <= 0 && i < kvariants_count(); i++) {
+		key = xasprintf("kbuild.%s%s.seconds", a->cache_prefix, kvariant_at(i)->name);
+		s = history_get(env, key);
+		free(key);
+	}
+	if (s <= 0)
+		s = KBUILD_DEFAULT_SECONDS;
+	/* the history has the compile only: the source, patches and config
+	 * took 20-45 s more here (build.json's build_seconds) */
+	return s + 30;
+}
+
+int kbuild_build(const struct cmb_env *env, struct kernel *k)
+{
+	const struct cmb_arch *a = k->arch;
+	const struct kvariant *v = k->variant;
+	char *kdir, *tmp, *log, *linux_dir, *tag;
+	long objects = 0;
+	double t0;
+	int rc;
+
+	kdir = env_cache(env, "kernels");
 	tag = xasprintf("kernel %s%s", a->cache_prefix, v->name);
 	tmp = xasprintf("%s/.tmp-%s%s-%.16s.%d", kdir, a->cache_prefix, v->name, k->key,
 			(int)getpid());
@@ -802,6 +844,20 @@ out:
 	free(linux_dir);
 	free(kdir);
 	return rc;
+}
+
+int kbuild_get_arch(const struct cmb_env *env, const struct cmb_arch *a, const struct kvariant *v,
+		    struct kernel *k)
+{
+	struct strbuf errs = { 0 };
+	int rc = kbuild_find_arch(env, a, v, k, &errs);
+
+	if (rc < 0 && errs.buf)
+		fputs(errs.buf, stderr);
+	sb_free(&errs);
+	if (rc == 0)
+		kbuild_print_found(k);
+	return rc == 1 ? kbuild_build(env, k) : rc;
 }
 
 int kbuild_get(const struct cmb_env *env, const struct kvariant *v, struct kernel *k)

@@ -34,6 +34,27 @@ int kbuild_key_arch(const struct cmb_env *env, const struct cmb_arch *a,
 /* Builds the variant for arch a unless a build with the same key is cached. */
 int kbuild_get_arch(const struct cmb_env *env, const struct cmb_arch *a, const struct kvariant *v,
 		    struct kernel *k);
+/*
+ * kbuild_get_arch in two halves, so a run can say what it will build before
+ * it builds. kbuild_find_arch prints nothing: 0 when the kernel is at hand
+ * (cached or external; k complete), 1 when it must be built (k's key and
+ * paths set: kbuild_build builds it), -1 when it cannot be had (errs).
+ */
+int kbuild_find_arch(const struct cmb_env *env, const struct cmb_arch *a,
+		     const struct kvariant *v, struct kernel *k, struct strbuf *errs);
+/* "[kernel gcma] reusing ..." for a kernel kbuild_find_arch found. */
+void kbuild_print_found(const struct kernel *k);
+int kbuild_build(const struct cmb_env *env, struct kernel *k);
+/*
+ * The seconds a build of v for arch a should take: its last compile (the
+ * history), else another variant's, else KBUILD_DEFAULT_SECONDS; plus the
+ * source, patches and config.
+ */
+double kbuild_estimate(const struct cmb_env *env, const struct cmb_arch *a,
+		       const struct kvariant *v);
+/* A trimmed build took 8.5-20 min on the 2-core machine (README, "How long
+ * things take"). */
+#define KBUILD_DEFAULT_SECONDS (15 * 60.0)
 /* The same for x86_64. */
 int kbuild_key(const struct cmb_env *env, const struct kvariant *v, char key[65],
 	       struct strbuf *errs);

@@ -10,7 +10,9 @@
  */
 #include "run/calibrate.h"
 #include "lib/csv.h"
+#include "lib/history.h"
 #include "lib/signals.h"
+#include "run/overall.h"
 #include "run/vm.h"
 
 #include "../../workloads/guest/copy-rate.h"
@@ -32,20 +34,59 @@ static bool plan_needs_it(const struct plan *plan, const struct cmb_arch *a)
 	return false;
 }
 
+/* The accelerator runner_accel will likely choose (calibrate_needed runs before it). */
+static const char *likely_accel(const struct run_ctx *ctx)
+{
+	const char *pref = ctx->env->accel;
+
+	if (ctx->accel)
+		return ctx->accel;
+	if (!strcmp(pref, "tcg") || !strcmp(pref, "kvm"))
+		return pref;
+	if (access("/dev/kvm", R_OK | W_OK))
+		return "tcg";
+	/* a usable /dev/kvm that booted nothing last time (no nested virtualization) */
+	return history_get(ctx->env, RUNNER_KVM_PROBE_KEY) < 0 ? "tcg" : "kvm";
+}
+
 /* x86_64's key is the one it always was; another arch's names the arch. */
 static char *history_key(const struct run_ctx *ctx, const struct cmb_arch *a)
 {
 	unsigned int ai = arch_index(a);
-	const char *accel = arch_native(a) ? ctx->accel : "tcg";
-	const char *qv = ctx->qemu_versions[ai] ? ctx->qemu_versions[ai] : ctx->qemu_version;
-	char *key = a == arch_default()
-		? xasprintf("copy-slowdown.%s.%s", accel, qv)
-		: xasprintf("copy-slowdown.%s.%s.%s", a->name, accel, qv);
+	const char *accel = arch_native(a) ? likely_accel(ctx) : "tcg";
+	char *qv = ctx->qemu_versions[ai] ? xstrdup(ctx->qemu_versions[ai])
+		 : ctx->qemu_version ? xstrdup(ctx->qemu_version) : NULL;
+	char *key;
 
+	/* before runner_images: what it will read */
+	if (!qv) {
+		char *argv[] = { (char *)arch_qemu(ctx->env, a), "--version", NULL };
+
+		qv = cmd_first_line(argv);
+		if (!qv)
+			qv = xstrdup("unknown");
+	}
+	key = a == arch_default() ? xasprintf("copy-slowdown.%s.%s", accel, qv)
+				  : xasprintf("copy-slowdown.%s.%s.%s", a->name, accel, qv);
 	for (char *p = key; *p; p++)
 		if (*p == ' ' || *p == '"')
 			*p = '_';
+	free(qv);
 	return key;
+}
+
+bool calibrate_needed(const struct run_ctx *ctx, const struct plan *plan,
+		      const struct cmb_arch *a)
+{
+	char *key;
+	bool needed;
+
+	if (!plan_needs_it(plan, a))
+		return false;
+	key = history_key(ctx, a);
+	needed = history_get(ctx->env, key) <= 0;
+	free(key);
+	return needed;
 }
 
 /* The host's half of each round, run from the console as the guest waits. */
@@ -204,8 +245,12 @@ static int calibrate_arch(struct run_ctx *ctx, const struct cmb_arch *a)
 	if (getloadavg(&load, 1) != 1)
 		load = -1;
 	date = utc_now(false);
-	if (!kernel || interrupted() || measure_rounds(ctx, a, kernel, n, host, guest))
+	overall_start(ctx->overall, EST_CALIBRATE, ai);
+	if (!kernel || interrupted() || measure_rounds(ctx, a, kernel, n, host, guest)) {
+		overall_end(ctx->overall, EST_CALIBRATE, ai, false);
 		goto out_date;
+	}
+	overall_end(ctx->overall, EST_CALIBRATE, ai, true);
 	for (int i = 0; i < n; i++) {
 		ratio[i] = host[i] / guest[i];
 		printf("[calibrate] round %d: host %.0f MB/s, %s guest %.0f MB/s: %.2fx\n", i + 1,

@@ -17,5 +17,13 @@
  * the rounds disagree or the host was loaded. 0, or -1 when not measured.
  */
 int calibrate_for_plan(struct run_ctx *ctx, const struct plan *plan);
+/*
+ * Whether calibrate_for_plan will measure arch a (its rate is not in the
+ * history). Before runner_accel, with the accelerator it will likely choose.
+ */
+bool calibrate_needed(const struct run_ctx *ctx, const struct plan *plan,
+		      const struct cmb_arch *a);
+/* One short boot (its progress estimate) and the host's 2 s loop. */
+#define CALIBRATE_ESTIMATE_S 22.0
 
 #endif

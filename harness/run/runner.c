@@ -12,6 +12,7 @@
 #include "lib/json.h"
 #include "lib/signals.h"
 #include "run/dtb.h"
+#include "run/overall.h"
 #include "run/vm.h"
 #include "scenario/disk.h"
 
@@ -66,22 +67,63 @@ int runner_check_arches(const struct run_ctx *ctx, const struct plan *plan)
 	return bad ? -1 : 0;
 }
 
+static bool kernel_needed(const struct plan *plan, unsigned int a, unsigned int i)
+{
+	for (size_t r = 0; r < plan->n; r++)
+		if (plan->runs[r].spec->arch == &cmb_arches[a] &&
+		    !strcmp(plan->runs[r].spec->kernel, kvariant_at(i)->name))
+			return true;
+	return false;
+}
+
+/* One kernel looked up; an error is said once. */
+static void find_kernel(struct run_ctx *ctx, unsigned int a, unsigned int i, bool quiet)
+{
+	unsigned int k = RUNNER_KIDX(a, i);
+	struct strbuf errs = { 0 };
+	int rc;
+
+	if (ctx->kernel_looked[k])
+		return;
+	ctx->kernel_looked[k] = true;
+	rc = kbuild_find_arch(ctx->env, &cmb_arches[a], kvariant_at(i), &ctx->kernels[k], &errs);
+	ctx->kernel_ok[k] = rc == 0;
+	ctx->kernel_todo[k] = rc == 1;
+	if (rc < 0 && !quiet && errs.buf)
+		fputs(errs.buf, stderr);
+	sb_free(&errs);
+}
+
+void runner_find_kernels(struct run_ctx *ctx, const struct plan *plan)
+{
+	for (unsigned int a = 0; a < cmb_arches_count; a++)
+		for (unsigned int i = 0; i < kvariants_count(); i++)
+			if (kernel_needed(plan, a, i))
+				find_kernel(ctx, a, i, true);
+}
+
 int runner_kernels(struct run_ctx *ctx, const struct plan *plan)
 {
 	int built = 0;
 
 	for (unsigned int a = 0; a < cmb_arches_count; a++)
 		for (unsigned int i = 0; i < kvariants_count(); i++) {
-			bool needed = false;
 			unsigned int k = RUNNER_KIDX(a, i);
 
-			for (size_t r = 0; r < plan->n; r++)
-				needed |= plan->runs[r].spec->arch == &cmb_arches[a] &&
-					  !strcmp(plan->runs[r].spec->kernel, kvariant_at(i)->name);
-			if (!needed)
+			if (!kernel_needed(plan, a, i))
 				continue;
-			ctx->kernel_ok[k] = kbuild_get_arch(ctx->env, &cmb_arches[a], kvariant_at(i),
-							    &ctx->kernels[k]) == 0;
+			/* runner_find_kernels kept quiet: a kernel that cannot be had is said here */
+			if (ctx->kernel_looked[k] && !ctx->kernel_ok[k] && !ctx->kernel_todo[k])
+				ctx->kernel_looked[k] = false;
+			find_kernel(ctx, a, i, false);
+			if (ctx->kernel_ok[k])
+				kbuild_print_found(&ctx->kernels[k]);
+			if (ctx->kernel_todo[k]) {
+				overall_start(ctx->overall, EST_KERNEL, k);
+				ctx->kernel_ok[k] = kbuild_build(ctx->env, &ctx->kernels[k]) == 0;
+				ctx->kernel_todo[k] = false;
+				overall_end(ctx->overall, EST_KERNEL, k, ctx->kernel_ok[k]);
+			}
 			built += ctx->kernel_ok[k];
 			if (interrupted())
 				return -1;
@@ -97,7 +139,9 @@ int runner_images(struct run_ctx *ctx, const struct plan *plan)
 
 		if (!plan_uses_arch(plan, arch))
 			continue;
+		overall_start(ctx->overall, EST_IMAGE, a);
 		ctx->images[a] = image_get_arch(ctx->env, arch);
+		overall_end(ctx->overall, EST_IMAGE, a, ctx->images[a] != NULL);
 		if (!ctx->images[a] || interrupted())
 			return -1;
 		ctx->qemu_versions[a] = cmd_first_line(qv);
@@ -135,7 +179,11 @@ static void choose_accel(struct run_ctx *ctx)
 		return;
 	}
 	printf("[accel] probing KVM (at most %.0f s)\n", ctx->kvm_probe_s);
-	if (vm_probe_kvm(arch_qemu(ctx->env, native), native, kernel, ctx->kvm_probe_s)) {
+	bool kvm = vm_probe_kvm(arch_qemu(ctx->env, native), native, kernel, ctx->kvm_probe_s);
+
+	/* what the next run's estimate (calibrate_needed) guesses from */
+	history_set(ctx->env, RUNNER_KVM_PROBE_KEY, kvm ? 1 : -1);
+	if (kvm) {
 		ctx->accel = "kvm";
 		ctx->accel_reason = xstrdup("KVM probe booted a kernel");
 	} else {
@@ -307,6 +355,23 @@ void runner_write_status(const char *dir, const char *status)
 	free(line);
 }
 
+double runner_estimate(const struct cmb_env *env, const struct run *r)
+{
+	const struct run_spec *s = r->spec;
+	char *hkey = xasprintf("vm.%s.%s", r->scn->name, s->section);
+	double estimate = history_get(env, hkey);
+
+	free(hkey);
+	if (estimate <= 0)
+		estimate = 20 + s->fio_runtime + (s->fio ? s->fio_size / (40.0 * (1 << 20)) : 0);
+	return estimate;
+}
+
+unsigned runner_cores(const struct run_ctx *ctx, const struct run *r)
+{
+	return r->spec->cpus < (long)ctx->host_cores ? (unsigned)r->spec->cpus : ctx->host_cores;
+}
+
 /* cores: the host cores the run is pinned to, NULL when not pinned. */
 json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx, size_t total,
 			    const char *cores)
@@ -324,7 +389,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	char *scratch = NULL;
 	int kok;
 	struct kernel *k = kernel_for(ctx, s, &kok);
-	double estimate = history_get(ctx->env, hkey);
+	double estimate = runner_estimate(ctx->env, r);
 	const struct cmb_arch *arch = s->arch;
 	unsigned int ai = arch_index(arch);
 	/* KVM runs the host's own architecture only; another one is emulated. */
@@ -333,8 +398,6 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		: xasprintf("an %s guest on a host of another architecture: TCG", arch->name);
 	char *dtb = NULL, *dtb_dir = NULL;
 
-	if (estimate <= 0)
-		estimate = 20 + s->fio_runtime + (s->fio ? s->fio_size / (40.0 * (1 << 20)) : 0);
 	mkdir_p(dir);
 	json_object_object_add(m, "scenario", json_object_new_string(r->scn->name));
 	json_object_object_add(m, "section", json_object_new_string(s->section));

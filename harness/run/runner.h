@@ -47,11 +47,16 @@ struct run_tally {
 	long long requests, requests_failed, requests_timed_out;
 };
 
+struct overall;
+
 struct run_ctx {
 	const struct cmb_env *env;
 	const struct run_hooks *hooks;
 	struct kernel kernels[RUNNER_MAX_KERNELS];
 	int kernel_ok[RUNNER_MAX_KERNELS];
+	/* runner_find_kernels: looked up; not at hand, runner_kernels builds it */
+	bool kernel_looked[RUNNER_MAX_KERNELS], kernel_todo[RUNNER_MAX_KERNELS];
+	struct overall *overall;    /* the whole command's progress (run/overall.h), or NULL */
 	char *images[RUNNER_MAX_ARCHES];  /* root image of each arch the plan uses */
 	const char *accel;          /* for guests of the host's arch; others run under TCG */
 	char *accel_reason;
@@ -75,17 +80,26 @@ struct run_ctx {
 
 /* Every arch of the plan has its tools (else says what to install): 0, or -1. */
 int runner_check_arches(const struct run_ctx *ctx, const struct plan *plan);
+/* Looks up the kernels the plan needs, for each arch it uses, building
+ * none and printing nothing (kernel_ok, kernel_todo). */
+void runner_find_kernels(struct run_ctx *ctx, const struct plan *plan);
 /* Builds (or finds) the kernels the plan needs, for each arch it uses; -1 if
  * none could be had. */
 int runner_kernels(struct run_ctx *ctx, const struct plan *plan);
 /* The root image of every arch the plan uses, and that arch's QEMU version. */
 int runner_images(struct run_ctx *ctx, const struct plan *plan);
 /* KVM or TCG (env->accel, else a probe), and QEMU's version. */
+#define RUNNER_KVM_PROBE_KEY "accel.kvm-probe"  /* history: the last probe's 1 booted, -1 not */
 void runner_accel(struct run_ctx *ctx);
 /* With stamp: "20261203-142501" (run ids); without: ISO 8601. */
 char *utc_now(bool stamp);
 /* The host's name, kernel, machine, CPUs and model. */
 json_object *host_info(void);
+/* The seconds run r should take: its section's last run (the history), else
+ * a guess from its fio job. */
+double runner_estimate(const struct cmb_env *env, const struct run *r);
+/* A run's vCPUs, each on a host core of its own (at most all of them). */
+unsigned runner_cores(const struct run_ctx *ctx, const struct run *r);
 /* Runs r in a VM into ctx->tmpdir/runs/<name>/ (metadata.json, status);
  * cores: the host cores it is pinned to, NULL when not pinned. */
 json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx, size_t total,

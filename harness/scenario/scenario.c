@@ -790,6 +790,14 @@ void scenario_guest_env(const struct run_spec *r, struct strbuf *steps)
 	}
 }
 
+bool scenario_parallel(const struct scenario *scn)
+{
+	for (size_t i = 0; i < scn->nruns; i++)
+		if (!scn->runs[i].parallel)
+			return false;
+	return true;
+}
+
 void scenario_free(struct scenario *scn)
 {
 	for (size_t i = 0; i < scn->nruns; i++)

@@ -104,6 +104,8 @@ int scenario_load(const char *path, const struct scn_ctx *ctx,
 int scenario_override(struct scenario *scn, const char *assignment,
 		      const struct scn_ctx *ctx, struct strbuf *errs);
 void scenario_free(struct scenario *scn);
+/* A scenario runs beside other VMs (run --jobs) only if every section allows it. */
+bool scenario_parallel(const struct scenario *scn);
 
 const char *setup_name(enum setup s);
 /* The CMA area a set-up allocates from, or NULL. */
