@@ -218,6 +218,9 @@ static void test_report_deadline(void **state)
 	assert_non_null(strstr(txt.buf, "> 60007000.00"));
 	/* gcma's cells stay plain numbers */
 	assert_non_null(strstr(txt.buf, "102.50"));
+	/* the primary table says so too: cma's median is a lower bound, so
+	 * gcma / cma can only be smaller than its estimate */
+	assert_non_null(strstr(txt.buf, "A > 15003500 (2), B 102.5 (1), < x"));
 	assert_non_null(mkdtemp(tmp));
 	assert_int_equal(report_plot_data(&ds, tmp), 0);
 	p = path_join(tmp, "plot-vars.gp");

@@ -78,8 +78,17 @@ static void mark_lower(struct table *t, const char *prefix, size_t c, double v, 
 		table_set(r, c, xasprintf("> %.*f", prec, v));
 }
 
-void censored_latency_rows(struct table *t, const struct report_col *cols, size_t ncols,
-			   const char *tag, long long pages, enum lat_side side)
+/* The endpoint key of column col, if kept, rests on a lower bound. */
+static void endpoint_lower(struct tables *ts, const char *key, const char *col)
+{
+	for (size_t i = 0; key && i < ts->nep; i++)
+		if (!strcmp(ts->ep[i].key, key) && !strcmp(ts->ep[i].col, col))
+			ts->ep[i].lower = true;
+}
+
+void censored_latency_rows(struct tables *ts, struct table *t, const struct report_col *cols,
+			   size_t ncols, const char *tag, long long pages, enum lat_side side,
+			   const char *k_p50, const char *k_p99, const char *k_mean)
 {
 	struct trow *tr = NULL;
 
@@ -129,13 +138,18 @@ void censored_latency_rows(struct table *t, const struct report_col *cols, size_
 					      runs_cens == 1 ? "" : "s"));
 			/* the median of the runs' values rests on a lower bound */
 			v = surv_quantile(p50.v, c50, p50.n, 0.5, &lower);
-			if (lower)
+			if (lower) {
 				mark_lower(t, "p50 ", c, v, 2);
+				endpoint_lower(ts, k_p50, t->cols[c].label);
+			}
 			v = surv_quantile(p99.v, c99, p99.n, 0.5, &lower);
-			if (lower)
+			if (lower) {
 				mark_lower(t, "p99 ", c, v, 2);
+				endpoint_lower(ts, k_p99, t->cols[c].label);
+			}
 			/* a censored request pulls its run's mean down */
 			mark_lower(t, "mean ", c, dv_mean(&mean), 2);
+			endpoint_lower(ts, k_mean, t->cols[c].label);
 			if (max <= deadline)
 				mark_lower(t, "max ", c, max, 2);
 		}

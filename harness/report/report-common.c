@@ -78,6 +78,7 @@ static void keep_endpoint(struct tables *ts, struct table *t, const char *key,
 		e->key = xstrdup(key);
 		e->col = t->cols[c].label;
 		e->n = pr[c].n;
+		e->lower = false;
 		e->v = xmalloc(e->n * sizeof(*e->v));
 		memcpy(e->v, pr[c].v, e->n * sizeof(*e->v));
 	}

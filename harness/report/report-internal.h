@@ -44,8 +44,9 @@ void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed)
 
 /* report-censored.c: requests aborted at their deadline. Marks the rows of a
  * latency table that rest on one ("> x") and adds a row counting them. */
-void censored_latency_rows(struct table *t, const struct report_col *cols, size_t ncols,
-			   const char *tag, long long pages, enum lat_side side);
+void censored_latency_rows(struct tables *ts, struct table *t, const struct report_col *cols,
+			   size_t ncols, const char *tag, long long pages, enum lat_side side,
+			   const char *k_p50, const char *k_p99, const char *k_mean);
 /* The same for the burst table: a burst with an aborted request lasted at least as long. */
 void censored_burst_rows(struct table *t, const struct report_col *cols, size_t ncols);
 /* plot-survival-<pages>.dat (Kaplan-Meier) and its plot-vars.gp lines. */

@@ -97,10 +97,12 @@ static void test_primary(struct tables *ts, const struct primary *p, struct prim
 	if (a) {
 		r->ma = median(a->v, a->n);
 		r->na = a->n;
+		r->lower_a = a->lower;
 	}
 	if (b) {
 		r->mb = median(b->v, b->n);
 		r->nb = b->n;
+		r->lower_b = b->lower;
 	}
 	if (!a || !b) {
 		r->why = !a && !b ? "neither section has the value"
@@ -174,8 +176,10 @@ static void prim_cells(const struct tables *ts, const struct primary_outcome *r,
 	{
 		char *x = num(r->ma), *y = num(r->mb);
 
-		cell[1] = r->na ? xasprintf("%s (%zu)", x, r->na) : xstrdup("n/a");
-		cell[2] = r->nb ? xasprintf("%s (%zu)", y, r->nb) : xstrdup("n/a");
+		cell[1] = r->na ? xasprintf("%s%s (%zu)", r->lower_a ? "> " : "", x, r->na)
+				: xstrdup("n/a");
+		cell[2] = r->nb ? xasprintf("%s%s (%zu)", r->lower_b ? "> " : "", y, r->nb)
+				: xstrdup("n/a");
 		free(x);
 		free(y);
 	}
@@ -185,11 +189,18 @@ static void prim_cells(const struct tables *ts, const struct primary_outcome *r,
 		cell[7] = xasprintf("not tested: %s", r->why);
 		return;
 	}
+	/*
+	 * Censored values are lower bounds: with A's censored, B / A and B - A
+	 * can only be smaller than computed; with B's, larger; with both, no
+	 * direction is known.
+	 */
+	const char *bound = r->lower_a && r->lower_b ? "? " : r->lower_a ? "< " : r->lower_b ? "> " : "";
+
 	if (r->ratio) {
-		cell[3] = xasprintf("x%.4g", r->hl.est);
+		cell[3] = xasprintf("%sx%.4g", bound, r->hl.est);
 		cell[4] = xasprintf("x%.4g to x%.4g (%.1f%%)", r->hl.lo, r->hl.hi, 100 * r->hl.conf);
 	} else {
-		cell[3] = xasprintf("%+.4g", r->hl.est);
+		cell[3] = xasprintf("%s%+.4g", bound, r->hl.est);
 		cell[4] = xasprintf("%+.4g to %+.4g (%.1f%%)", r->hl.lo, r->hl.hi, 100 * r->hl.conf);
 	}
 	cell[5] = xasprintf("%.4f", r->p_value);
@@ -200,11 +211,13 @@ static void prim_cells(const struct tables *ts, const struct primary_outcome *r,
 				    r->na, r->nb, stats_mw_smallest_p(r->na, r->nb));
 		return;
 	}
-	cell[7] = xstrdup(q < REPORT_ALPHA ? (r->ratio ? (r->hl.est < 1 ? "significant: B lower"
+	cell[7] = xasprintf("%s%s", q < REPORT_ALPHA ? (r->ratio ? (r->hl.est < 1 ? "significant: B lower"
 								       : "significant: B higher")
 						       : (r->hl.est < 0 ? "significant: B lower"
 									: "significant: B higher"))
-					   : "not significant");
+					   : "not significant",
+			    r->lower_a || r->lower_b ? "; requests timed out: a \"> x\" median is a lower bound, "
+			    "the estimate a bound (< or >)" : "");
 }
 
 static const char prim_legend[] =

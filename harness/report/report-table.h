@@ -43,6 +43,8 @@ struct endpoint {
 	const char *col;            /* the column's label */
 	double *v;
 	size_t n;
+	/* its median rests on requests censored at their deadline: a lower bound */
+	bool lower;
 };
 
 /* Where a keyed row's cell of column col (tested against column 0) is. */

@@ -143,7 +143,7 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 		if (side == KERNEL)
 			tested_row(ts, t, "busy retries/request (mean of runs)", "lower", 2, rt, true,
 				   k_rt);
-		censored_latency_rows(t, cols, ncols, tag, pages, side);
+		censored_latency_rows(ts, t, cols, ncols, tag, pages, side, k_p50, k_p99, k_mean);
 		free(k_ok);
 		free(k_p50);
 		free(k_p99);

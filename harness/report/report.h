@@ -23,6 +23,7 @@ struct primary_outcome {
 	char *key;                  /* "kernel-mean@1024" */
 	double ma, mb;              /* the medians of A's and B's runs; NAN: none */
 	size_t na, nb;              /* their runs */
+	bool lower_a, lower_b;      /* a median rests on censored requests: a lower bound */
 	bool ratio;                 /* the estimate is B / A; else B - A */
 	struct hodges_lehmann hl;
 	double p_value, q;          /* exact p; q over the primaries */
