@@ -156,7 +156,7 @@ static void test_doubts(void **state)
 	/* 1.5 on 2 cores: more than the one our guest leaves to the rest */
 	c.load = 1.5;
 	s = calib_doubts(&c, 2);
-	assert_string_equal(s, "the host's load average was 1.5 on 2 cores when it was measured");
+	assert_string_equal(s, "the host's other work kept 1.5 of its 2 cores busy when it was measured");
 	free(s);
 	s = calib_doubts(&c, 4);
 	assert_string_equal(s, "");
@@ -164,7 +164,7 @@ static void test_doubts(void **state)
 	c.max = 6.0;
 	s = calib_doubts(&c, 2);
 	assert_string_equal(s, "its 5 rounds disagree: 4.5x to 6.0x (max/min 1.33 > 1.25); "
-			       "the host's load average was 1.5 on 2 cores when it was measured");
+			       "the host's other work kept 1.5 of its 2 cores busy when it was measured");
 	free(s);
 	/* unknown load: no doubt from it */
 	c.max = 5.1;

@@ -137,7 +137,7 @@ char *calib_doubts(const struct calib *c, unsigned cores)
 			c->rounds, c->min, c->max, c->max / c->min, CALIB_WIDE);
 	/* the guest takes a core of its own: more load than the rest leaves */
 	if (c->load >= 0 && cores > 0 && c->load > (double)cores - 1)
-		sb_addf(&sb, "%sthe host's load average was %.1f on %u cores when it was measured",
+		sb_addf(&sb, "%sthe host's other work kept %.1f of its %u cores busy when it was measured",
 			sb.len ? "; " : "", c->load, cores);
 	return sb_detach(&sb);
 }

@@ -24,7 +24,7 @@ struct calib {
 	enum calib_source source;
 	double median, min, max;    /* the divisor and the rounds' extremes; 0: unknown */
 	int rounds;                 /* 1: one-shot, as before rounds were kept */
-	double load;                /* host's 1-min load average before it; <0 unknown */
+	double load;                /* cores the host kept busy just before it; <0 unknown */
 	char date[32];              /* UTC, ISO 8601; "": not recorded */
 };
 

@@ -201,6 +201,44 @@ static int measure_rounds(const struct run_ctx *ctx, const struct cmb_arch *a, c
 }
 
 /* Says on stderr when c may be off, and how to measure again. */
+/* busy and total jiffies of all CPUs */
+static int cpu_times(unsigned long long t[2])
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 5)
+		return -1;
+	t[1] = 0;
+	for (int i = 0; i < 8; i++)
+		t[1] += v[i];
+	t[0] = t[1] - v[3] - v[4]; /* idle and iowait */
+	return 0;
+}
+
+/*
+ * How many cores the host's other work kept busy over the last seconds
+ * (from /proc/stat), or -1: the 1-min load average would still count a
+ * kernel build that ended a minute ago.
+ */
+static double busy_cores(double seconds)
+{
+	unsigned long long t0[2], t1[2];
+
+	if (cpu_times(t0))
+		return -1;
+	usleep((useconds_t)(seconds * 1e6));
+	if (cpu_times(t1) || t1[1] <= t0[1])
+		return -1;
+	return (double)(t1[0] - t0[0]) / (double)(t1[1] - t0[1]) * (double)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 static void warn_doubts(const struct run_ctx *ctx, const struct cmb_arch *a, const struct calib *c)
 {
 	char *why = calib_doubts(c, ctx->host_cores);
@@ -242,8 +280,7 @@ static int calibrate_arch(struct run_ctx *ctx, const struct cmb_arch *a)
 	printf("[calibrate] measuring how much slower the %s guest copies pages (disk-scale=cpu), "
 	       "%d rounds\n", a->name, n);
 	/* before the boot: the load of the others, not of our guest */
-	if (getloadavg(&load, 1) != 1)
-		load = -1;
+	load = busy_cores(1.0);
 	date = utc_now(false);
 	overall_start(ctx->overall, EST_CALIBRATE, ai);
 	if (!kernel || interrupted() || measure_rounds(ctx, a, kernel, n, host, guest)) {
@@ -263,7 +300,7 @@ static int calibrate_arch(struct run_ctx *ctx, const struct cmb_arch *a)
 	snprintf(c->date, sizeof(c->date), "%s", date);
 	calib_keep(ctx->env, key, c);
 	desc = calib_describe(c, 0);
-	printf("[calibrate] page copies %.1fx slower in the %s guest (%s; host load %.1f)\n",
+	printf("[calibrate] page copies %.1fx slower in the %s guest (%s; host busy: %.1f cores)\n",
 	       c->median, a->name, desc, load);
 	free(desc);
 	rc = 0;
