@@ -221,6 +221,11 @@ static void test_report_deadline(void **state)
 	/* the primary table says so too: cma's median is a lower bound, so
 	 * gcma / cma can only be smaller than its estimate */
 	assert_non_null(strstr(txt.buf, "A > 15003500 (2), B 102.5 (1), < x"));
+	/* pooled by occupancy: 3 of cma's 8 requests censored, above the median */
+	p = strstr(txt.buf, "occupancy >= 90%: p50");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "5500.00"));
+	assert_null(strstr(p, "> 5500.00"));
 	assert_non_null(mkdtemp(tmp));
 	assert_int_equal(report_plot_data(&ds, tmp), 0);
 	p = path_join(tmp, "plot-vars.gp");

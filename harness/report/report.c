@@ -10,6 +10,7 @@
  * others are named, never averaged in.
  */
 #include "report/report-internal.h"
+#include "report/survival.h"
 #include "scenario/disk.h"
 
 #include <errno.h>
@@ -350,6 +351,7 @@ static void occupancy_table(struct tables *ts, const struct report_col *cols, si
 		rp = &t->rows[t->nrows - 1];
 		for (size_t c = 0; c < ncols; c++) {
 			struct dvec v = { 0 };
+			bool *cens = xcalloc(cols[c].ds->nallocs + 1, sizeof(*cens));
 			size_t ok = 0;
 
 			for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
@@ -359,15 +361,21 @@ static void occupancy_table(struct tables *ts, const struct report_col *cols, si
 				    a->occupancy < band[b].lo || a->occupancy >= band[b].hi ||
 				    !col_run(&cols[c], a->run))
 					continue;
+				cens[v.n] = a->timed_out;
 				dv_add(&v, a->user_ns / 1000.0);
 				ok += a->success;
 			}
 			if (v.n) {
+				bool lower;
+				/* requests aborted at their deadline: a median among them is a bound */
+				double med = surv_quantile(v.v, cens, v.n, 0.5, &lower);
+
 				table_set(rn, c, xasprintf("%zu", v.n));
 				table_set(rs, c, xasprintf("%.1f", 100.0 * ok / v.n));
-				table_set(rp, c, xasprintf("%.2f", dv_median(&v)));
+				table_set(rp, c, xasprintf("%s%.2f", lower ? "> " : "", med));
 				any = true;
 			}
+			free(cens);
 			dv_free(&v);
 		}
 	}

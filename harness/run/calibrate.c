@@ -83,6 +83,8 @@ bool calibrate_needed(const struct run_ctx *ctx, const struct plan *plan,
 
 	if (!plan_needs_it(plan, a))
 		return false;
+	if (ctx->recalibrate)
+		return true;
 	key = history_key(ctx, a);
 	needed = history_get(ctx->env, key) <= 0;
 	free(key);
