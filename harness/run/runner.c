@@ -488,6 +488,13 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		goto record;
 	}
 	char *disk_opts = disk_qemu_opts(disk_find(s->disk), disk_scale);
+	char *hang_dump = path_join(dir, "hang.txt");
+	char *kdir = xstrdup(k->bzimage);
+	char *sysmap;
+
+	*strrchr(kdir, '/') = '\0';
+	sysmap = path_join(kdir, "System.map");
+	free(kdir);
 	struct vm_config vc = {
 		.qemu = arch_qemu(ctx->env, arch), .accel = accel, .mem_mib = r->mem_mib,
 		.machine = arch->machine, .cpu = arch->tcg_cpu,
@@ -496,6 +503,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		.console_log = console, .timeout_s = s->timeout, .label = label,
 		.scratch_opts = disk_opts,
 		.estimate_s = estimate,
+		.hang_dump = hang_dump, .sysmap = sysmap,
 	};
 	if (arch->device_tree) {
 		/* QEMU's tree for this very machine plus the set-up's reserved-memory node. */
@@ -506,6 +514,8 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 			err_msg("%s/%s: %s", r->scn->name, r->name, errs.buf);
 			sb_free(&errs);
 			free(disk_opts);
+			free(hang_dump);
+			free(sysmap);
 			status = "setup-failed";
 			goto record;
 		}
@@ -523,6 +533,8 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	}
 	vm_run(&vc, &res);
 	free(disk_opts);
+	free(hang_dump);
+	free(sysmap);
 	status = vm_status_name(res.status);
 	{
 		/* A text copy of the trace's cma events: results committed
@@ -576,6 +588,11 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 
 		print_tail(console, name, 25);
 		free(name);
+		if (res.hang[0]) {
+			err_msg("%s/%s: where the vCPUs were (runs/%s/hang.txt): %s", r->scn->name,
+				r->name, r->name, res.hang);
+			json_object_object_add(m, "hang", json_object_new_string(res.hang));
+		}
 	}
 	json_object_object_add(m, "seconds", json_object_new_double(res.seconds));
 	json_object_object_add(m, "kernel_start_seconds", json_object_new_double(res.kernel_seconds));

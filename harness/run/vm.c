@@ -2,6 +2,7 @@
 #include "lib/progress.h"
 #include "lib/signals.h"
 #include "run/console.h"
+#include "run/hangdump.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -179,12 +180,22 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 	uint64_t timeout_at;
 	int fd = -1, status = 0;
 	bool exited = false, timed_out = false, stopped = false;
+	char *qmp_dir = NULL, *qmp_sock = NULL;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
 	r->kernel_seconds = r->init_seconds = -1;
 	w.logfd = open(c->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	vm_argv(c, &argv);
+	if (c->hang_dump) {
+		/* A QMP socket, idle unless the timeout fires: not part of the experiment. */
+		qmp_dir = xstrdup("/tmp/cmabench-qmp-XXXXXX");
+		if (mkdtemp(qmp_dir)) {
+			qmp_sock = path_join(qmp_dir, "qmp");
+			sl_add(&argv, "-qmp");
+			sl_addf(&argv, "unix:%s,server=on,wait=off", qmp_sock);
+		}
+	}
 	snprintf(w.detail, sizeof(w.detail), "starting");
 	progress_begin(&w.prog, c->label, c->estimate_s);
 	w.start = now_ns();
@@ -197,6 +208,10 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 		progress_end(&w.prog, "could not start QEMU");
 		if (w.logfd >= 0)
 			close(w.logfd);
+		if (qmp_dir)
+			rm_rf(qmp_dir);
+		free(qmp_dir);
+		free(qmp_sock);
 		return -1;
 	}
 
@@ -222,6 +237,11 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 		}
 		if (interrupted() || now_ns() > timeout_at || (w.deadline && now_ns() > w.deadline)) {
 			timed_out = now_ns() > timeout_at && !w.done;
+			if (timed_out && !interrupted() && qmp_sock) {
+				progress_update(&w.prog, "timeout: reading where the vCPUs are", -1);
+				hangdump_write(qmp_sock, c->sysmap, c->hang_dump, r->hang,
+					       sizeof(r->hang));
+			}
 			stopped = true;
 			status = stop_child(pid, 2000);
 			exited = true;
@@ -245,6 +265,11 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 	}
 	if (w.logfd >= 0)
 		close(w.logfd);
+	if (qmp_dir) {
+		rm_rf(qmp_dir);
+		free(qmp_dir);
+		free(qmp_sock);
+	}
 	r->seconds = (now_ns() - w.start) / 1e9;
 	r->qemu_exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 

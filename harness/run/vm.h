@@ -27,6 +27,9 @@ struct vm_config {
 	const char *share_dir;      /* virtio-9p, tag "results"; NULL: none */
 	const char *console_log;
 	double timeout_s;
+	/* On timeout, where the vCPUs were is written here (hangdump.c), or NULL. */
+	const char *hang_dump;
+	const char *sysmap;         /* the kernel's System.map, naming the addresses */
 	const char *label;          /* progress line */
 	double estimate_s;
 	/* Called with each console line as it comes (calibrate.c's rounds), or NULL. */
@@ -53,6 +56,7 @@ struct vm_result {
 	double init_seconds;        /* QEMU start to our init; <0 unseen */
 	int warnings;
 	char problem[256];          /* first panic/oops line */
+	char hang[512];             /* on timeout: where each vCPU was, or "" */
 	int qemu_exit;
 };
 

@@ -52,6 +52,12 @@ check "its metadata counts them" grep -q "\"requests\":$rows," "$run/metadata.js
 check "the report uses them and says partial" grep -q "cut-r1 (timeout: partial, its rows kept)" "$res"/hang/cut-*/report.md
 check "a run that did not complete exits 1 (got $rc)" [ "$rc" -eq 1 ]
 check "the summary names it a failed run" grep -q "1 runs failed (1 partial, rows kept)" "$res/hang.log"
+# Before the kill, where the vCPU was: read through QMP, named from System.map.
+sed -n 's/^# summary: /# hang.txt: /p' "$run/hang.txt" 2>/dev/null
+check "hang.txt names the function the vCPU was in and its stack" \
+	sh -c "grep -q '^# summary: cpu0 [a-z_][a-z0-9_.]* .*in [0-9]/5 samples' '$run/hang.txt' &&
+	       grep -q '^  ffff[0-9a-f]* [a-z_][a-z0-9_.]*+0x[0-9a-f]*\$' '$run/hang.txt'"
+check "the log says where the vCPUs were" grep -q "where the vCPUs were (runs/cut-r1/hang.txt): cpu0 " "$res/hang.log"
 check "no QEMU left after the timeout" no_qemu
 
 # Requests aborted at a deadline too short for CMA to migrate 8192 pages out

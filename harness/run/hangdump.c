@@ -1,0 +1,250 @@
+#include "run/hangdump.h"
+#include "lib/util.h"
+#include "run/qmp.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SAMPLES 5
+#define SAMPLE_MS 200
+#define MAX_CPUS 64
+#define STACK_WORDS 128
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int ksyms_load(struct ksyms *k, const char *sysmap)
+{
+	FILE *f = fopen(sysmap, "r");
+	char line[512];
+	size_t cap = 0;
+
+	memset(k, 0, sizeof(*k));
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type, name[256];
+
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
+		    !strchr("tTwW", type))
+			continue;
+		if (k->n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			k->v = xrealloc(k->v, cap * sizeof(*k->v));
+		}
+		k->v[k->n].addr = addr;
+		k->v[k->n++].name = xstrdup(name);
+	}
+	fclose(f);
+	qsort(k->v, k->n, sizeof(*k->v), by_addr);
+	return k->n ? 0 : -1;
+}
+
+bool ksyms_name(const struct ksyms *k, uint64_t addr, char *buf, size_t len)
+{
+	size_t lo = 0, hi = k->n;
+
+	buf[0] = '\0';
+	if (!k->n || addr < k->v[0].addr)
+		return false;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (k->v[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* Past _etext is data; no function is 64 KiB long (data after the last symbol). */
+	if (!strcmp(k->v[lo].name, "_etext") || addr - k->v[lo].addr >= 0x10000)
+		return false;
+	snprintf(buf, len, "%s+0x%" PRIx64, k->v[lo].name, addr - k->v[lo].addr);
+	return true;
+}
+
+void ksyms_free(struct ksyms *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->v[i].name);
+	free(k->v);
+	memset(k, 0, sizeof(*k));
+}
+
+/* The hex value of register name in [s, end) ("RIP=ffff..."), a whole word. */
+static bool reg(const char *s, const char *end, const char *name, uint64_t *out)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = s; (p = strstr(p, name)) && p < end; p += n) {
+		if ((p == s || isspace((unsigned char)p[-1])) && p[n] == '=') {
+			*out = strtoull(p + n + 1, NULL, 16);
+			return true;
+		}
+	}
+	return false;
+}
+
+size_t hangdump_parse_regs(const char *text, struct vcpu_regs *v, size_t max)
+{
+	size_t n = 0;
+	const char *p = strstr(text, "CPU#");
+
+	while (p && n < max) {
+		const char *next = strstr(p + 4, "CPU#");
+		const char *end = next ? next : p + strlen(p);
+		struct vcpu_regs r = { 0 };
+		uint64_t hlt = 0;
+
+		if (reg(p, end, "RIP", &r.pc) || reg(p, end, "PC", &r.pc)) {
+			if (!reg(p, end, "RSP", &r.sp))
+				reg(p, end, "SP", &r.sp);
+			r.halted = reg(p, end, "HLT", &hlt) && hlt == 1;
+			v[n++] = r;
+		}
+		p = next;
+	}
+	return n;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&t, NULL);
+}
+
+/* The function part of "name+0xoff" (the offset changes between samples of one loop). */
+static void func_of(const char *named, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", named[0] ? named : "(not kernel text)");
+	char *plus = strchr(buf, '+');
+
+	if (plus)
+		*plus = '\0';
+}
+
+static void stack_words(struct qmp *q, const struct ksyms *k, int cpu, uint64_t sp,
+			struct strbuf *out)
+{
+	char cmd[64], name[256];
+	char *text;
+	int named = 0;
+
+	snprintf(cmd, sizeof(cmd), "x/%dgx 0x%" PRIx64, STACK_WORDS, sp);
+	text = qmp_hmp(q, cmd, cpu);
+	if (!text) {
+		sb_addf(out, "  (QEMU did not answer %s)\n", cmd);
+		return;
+	}
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *c = strchr(line, ':');
+
+		for (char *w = c ? c + 1 : NULL; w && *w;) {
+			char *e;
+			uint64_t val = strtoull(w, &e, 16);
+
+			if (e == w)
+				break;
+			if (ksyms_name(k, val, name, sizeof(name))) {
+				sb_addf(out, "  %016" PRIx64 " %s\n", val, name);
+				named++;
+			}
+			w = e;
+		}
+	}
+	if (!named)
+		sb_addf(out, "  (no kernel text address in %d words above 0x%" PRIx64 ")\n",
+			STACK_WORDS, sp);
+	free(text);
+}
+
+int hangdump_write(const char *qmp_sock, const char *sysmap, const char *out_path,
+		   char *summary, size_t len)
+{
+	struct qmp *q = qmp_open(qmp_sock, 3.0);
+	struct ksyms k;
+	struct vcpu_regs regs[SAMPLES][MAX_CPUS];
+	size_t ncpu[SAMPLES] = { 0 }, ns = 0;
+	struct strbuf out = { 0 }, sum = { 0 };
+	char *last = NULL, name[256];
+	int rc;
+
+	summary[0] = '\0';
+	if (!q) {
+		snprintf(summary, len, "QEMU's monitor did not answer (%s)", strerror(errno));
+		return -1;
+	}
+	if (ksyms_load(&k, sysmap))
+		memset(&k, 0, sizeof(k));
+	sb_addf(&out, "# Where the guest's vCPUs were when its VM timeout fired, read through\n"
+		"# QMP before the kill: %d samples %d ms apart of each program counter,\n"
+		"# named from %s.\n", SAMPLES, SAMPLE_MS, k.n ? sysmap : "(no System.map)");
+	for (ns = 0; ns < SAMPLES; ns++) {
+		char *text = qmp_hmp(q, "info registers -a", -1);
+
+		if (!text)
+			break;
+		ncpu[ns] = hangdump_parse_regs(text, regs[ns], MAX_CPUS);
+		sb_addf(&out, "sample %zu:", ns + 1);
+		for (size_t c = 0; c < ncpu[ns]; c++) {
+			ksyms_name(&k, regs[ns][c].pc, name, sizeof(name));
+			sb_addf(&out, "  cpu%zu %s%s", c, name[0] ? name : "(not kernel text)",
+				regs[ns][c].halted ? " (halted)" : "");
+		}
+		sb_add(&out, "\n");
+		free(last);
+		last = text;
+		if (ns + 1 < SAMPLES)
+			sleep_ms(SAMPLE_MS);
+	}
+	if (!ns) {
+		snprintf(summary, len, "QEMU's monitor gave no registers");
+		rc = -1;
+		goto done;
+	}
+	/* Per vCPU: the function of the last sample and in how many samples it was. */
+	for (size_t c = 0; c < ncpu[ns - 1]; c++) {
+		char f[256], g[256];
+		int same = 0;
+
+		ksyms_name(&k, regs[ns - 1][c].pc, name, sizeof(name));
+		func_of(name, f, sizeof(f));
+		for (size_t s = 0; s < ns; s++) {
+			if (c >= ncpu[s])
+				continue;
+			ksyms_name(&k, regs[s][c].pc, name, sizeof(name));
+			func_of(name, g, sizeof(g));
+			same += !strcmp(f, g);
+		}
+		sb_addf(&sum, "%scpu%zu %s%s in %d/%zu samples", c ? ", " : "", c, f,
+			regs[ns - 1][c].halted ? " (halted)" : "", same, ns);
+	}
+	sb_addf(&out, "# summary: %s\n", sum.buf ? sum.buf : "");
+	sb_add(&out, "# Kernel text words on each vCPU's stack at the last sample, lowest\n"
+		"# address first (an unreliable backtrace, like the kernel's \"?\" frames):\n");
+	for (size_t c = 0; c < ncpu[ns - 1]; c++) {
+		sb_addf(&out, "cpu%zu (sp %016" PRIx64 "):\n", c, regs[ns - 1][c].sp);
+		if (k.n && regs[ns - 1][c].sp)
+			stack_words(q, &k, (int)c, regs[ns - 1][c].sp, &out);
+	}
+	sb_addf(&out, "# info registers -a at the last sample:\n%s", last);
+	snprintf(summary, len, "%s", sum.buf ? sum.buf : "");
+	rc = write_file(out_path, out.buf, out.len);
+done:
+	free(last);
+	sb_free(&out);
+	sb_free(&sum);
+	ksyms_free(&k);
+	qmp_close(q);
+	return rc;
+}

@@ -1,0 +1,100 @@
+/* A hung guest's vCPU registers (QEMU's "info registers -a") named from a System.map. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+
+#include "lib/util.h"
+#include "run/hangdump.h"
+
+static char *fixture(const char *name)
+{
+	char *path = xasprintf("%s/hangdump/%s", TEST_DATA, name);
+	char *text = read_file(path, NULL);
+
+	assert_non_null(text);
+	free(path);
+	return text;
+}
+
+static void x86_64_registers(void **state)
+{
+	char *text = fixture("regs-x86_64.txt");
+	struct vcpu_regs v[4];
+
+	(void)state;
+	assert_int_equal(hangdump_parse_regs(text, v, 4), 2);
+	assert_true(v[0].pc == 0xffffffff81470833ull);
+	assert_true(v[0].sp == 0xffffffff81a03eb0ull);
+	assert_true(v[0].halted);
+	assert_true(v[1].pc == 0xffffffff81471a39ull);
+	assert_true(v[1].sp == 0xffffc90000443d10ull);
+	assert_false(v[1].halted);
+	/* no more vCPUs than the caller has room for */
+	assert_int_equal(hangdump_parse_regs(text, v, 1), 1);
+	free(text);
+}
+
+static void arm64_registers(void **state)
+{
+	char *text = fixture("regs-arm64.txt");
+	struct vcpu_regs v[4];
+
+	(void)state;
+	assert_int_equal(hangdump_parse_regs(text, v, 4), 1);
+	assert_true(v[0].pc == 0xffff800080d4a1b4ull);
+	assert_true(v[0].sp == 0xffff800082343d70ull);
+	assert_false(v[0].halted);
+	free(text);
+}
+
+static void no_registers(void **state)
+{
+	struct vcpu_regs v[1];
+
+	(void)state;
+	assert_int_equal(hangdump_parse_regs("unknown command\n", v, 1), 0);
+	assert_int_equal(hangdump_parse_regs("CPU#0\nnothing here\n", v, 1), 0);
+}
+
+static void names(void **state)
+{
+	char *path = xasprintf("%s/hangdump/System.map", TEST_DATA);
+	struct ksyms k;
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(ksyms_load(&k, path), 0);
+	/* text symbols only: the 'd' and 'D' lines are left out */
+	assert_int_equal(k.n, 7);
+	assert_true(ksyms_name(&k, 0xffffffff81470833ull, buf, sizeof(buf)));
+	assert_string_equal(buf, "pv_native_safe_halt+0x13");
+	assert_true(ksyms_name(&k, 0xffffffff814718c0ull, buf, sizeof(buf)));
+	assert_string_equal(buf, "default_idle+0x0");
+	/* below the text, past _etext (data), and a stack address */
+	assert_false(ksyms_name(&k, 0xffffffff80000000ull, buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	assert_false(ksyms_name(&k, 0xffffffff81a00010ull, buf, sizeof(buf)));
+	assert_false(ksyms_name(&k, 0xffffc90000443d10ull, buf, sizeof(buf)));
+	/* init text past the data is named; 64 KiB past its last symbol is not */
+	assert_true(ksyms_name(&k, 0xffffffff81d6d917ull, buf, sizeof(buf)));
+	assert_string_equal(buf, "x86_64_start_kernel+0xa7");
+	assert_false(ksyms_name(&k, 0xffffffff81d7d870ull, buf, sizeof(buf)));
+	ksyms_free(&k);
+	assert_int_equal(ksyms_load(&k, "/nonexistent/System.map"), -1);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(x86_64_registers),
+		cmocka_unit_test(arm64_registers),
+		cmocka_unit_test(no_registers),
+		cmocka_unit_test(names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
