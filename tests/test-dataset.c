@@ -383,7 +383,8 @@ static void test_disk_calibration(void **state)
 	assert_int_equal(mkdir(path, 0755), 0);
 	put_run(dir, "old-r1", "{\"section\": \"old\", \"disk\": \"emmc\", "
 		"\"disk_scale\": 4.4}");
-	put_run(dir, "cpu-r1", "{\"section\": \"cpu\", \"disk\": \"emmc\", \"disk_scale\": 4.8, "
+	put_run(dir, "cpu-r1", "{\"section\": \"cpu\", \"results_schema\": 2, "
+		"\"disk\": \"emmc\", \"disk_scale\": 4.8, "
 		"\"disk_calibration\": {\"source\": \"measured\", \"rounds\": 5, \"median\": 4.8, "
 		"\"min\": 4.5, \"max\": 5.1, \"date\": \"2026-12-04T10:11:12Z\", \"host_load\": 0.25}}");
 	put_run(dir, "hist-r1", "{\"section\": \"hist\", \"disk\": \"emmc\", \"disk_scale\": 4.79, "
@@ -393,6 +394,9 @@ static void test_disk_calibration(void **state)
 		"\"disk_calibration\": {\"source\": \"key\"}}");
 	assert_int_equal(dataset_load(&ds, dir, &errs), 0);
 	r = run_named(&ds, "old-r1");
+	/* no results_schema: the first one */
+	assert_int_equal(r->results_schema, 1);
+	assert_int_equal(run_named(&ds, "cpu-r1")->results_schema, 2);
 	assert_int_equal(r->disk_calib.source, CALIB_NONE);
 	assert_true(r->disk_scale == 4.4);
 	r = run_named(&ds, "cpu-r1");

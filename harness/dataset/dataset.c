@@ -50,6 +50,7 @@ static struct ds_run *add_run(struct dataset *ds, const char *name)
 	r->name = xstrdup(name);
 	r->area_bytes = r->memory_mib = r->cpus = r->vms_beside = -1;
 	r->start_unix = r->order_seed = -1;
+	r->results_schema = 1;
 	r->disk_scale = 1;
 	return r;
 }
@@ -87,6 +88,8 @@ static void run_from_json(struct ds_run *r, json_object *m)
 	set_str(&r->primary, js_str(m, "primary"));
 	set_int(&r->start_unix, js_int(m, "start_unix"));
 	set_int(&r->order_seed, js_int(m, "order_seed"));
+	if (js_int(m, "results_schema") > 0)
+		r->results_schema = js_int(m, "results_schema");
 	set_str(&r->disk, js_str(m, "disk"));
 	set_str(&r->arch, js_str(m, "arch"));
 	r->disk_scale = js_num(m, "disk_scale", r->disk_scale);

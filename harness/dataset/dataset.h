@@ -48,6 +48,15 @@ struct ds_run {
 	char *primary;              /* metadata: the scenario's primary comparisons, or NULL */
 	long long start_unix;       /* metadata: when the run started, -1 unknown */
 	long long order_seed;       /* metadata: seed of the set-up order (plan.c), -1 none */
+	/*
+	 * metadata "results_schema": what the run's files hold. 1 (runs
+	 * without the field): cleancache's debugfs counters; 2: also the
+	 * upstream names of /sys/kernel/mm/cleancache (snapshots'
+	 * sys-cleancache/) and debugfs's stale_slots and max_hold_entries.
+	 * The counters read are debugfs's in both, under the same names.
+	 * cmabench run writes RUN_RESULTS_SCHEMA (run/runner.h).
+	 */
+	long long results_schema;
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };
 

@@ -461,6 +461,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	json_object_object_add(m, "qemu_version",
 			       json_object_new_string(ctx->qemu_versions[ai] ? ctx->qemu_versions[ai]
 									: ctx->qemu_version));
+	json_object_object_add(m, "results_schema", json_object_new_int(RUN_RESULTS_SCHEMA));
 	json_object_object_add(m, "cmabench_source", json_object_new_string(
 		ctx->source_version ? ctx->source_version : "unknown"));
 	if (ctx->images[ai])

@@ -15,6 +15,12 @@
 #include <stdbool.h>
 
 /* Kernels are indexed by arch and variant: RUNNER_KIDX(arch index, variant index). */
+/*
+ * metadata.json's "results_schema": what a run's files hold (the data
+ * set's struct ds_run says what each number means; runs without the field
+ * are 1).
+ */
+#define RUN_RESULTS_SCHEMA 2
 #define RUNNER_MAX_ARCHES 4
 #define RUNNER_MAX_KERNELS (RUNNER_MAX_ARCHES * KVARIANTS_MAX)
 #define RUNNER_KIDX(a, v) ((a) * KVARIANTS_MAX + (v))

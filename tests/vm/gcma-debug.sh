@@ -84,6 +84,15 @@ w=$(cat "$run/dio-window.txt" 2>/dev/null)
 echo "# stress: dio-window: $w"
 check "stress: dio-window ran its 2 rounds with no stale, damaged or failed read" \
 	sh -c "echo '$w' | grep -q ' rounds=2 .* stale=0 corrupt=0 errors=0'"
+mh=$(cat "$run/cleancache-end/max_hold_entries" 2>/dev/null)
+check "stress: no cleancache lock hold handled more than 256 entries (max_hold_entries ${mh:-missing})" \
+	sh -c "[ -n '$mh' ] && [ '$mh' -gt 0 ] && [ '$mh' -le 256 ]"
+# lock_stat's columns after the name: con-bounces contentions waittime-min
+# waittime-max waittime-total waittime-avg acq-bounces acquisitions
+# holdtime-min holdtime-max holdtime-total holdtime-avg (us)
+ls=$(awk '$1 == "cc_lock:" { printf "holdtime-max %s us, holdtime-avg %s us over %s acquisitions; %s contentions, waittime-max %s us, waittime-total %s us", $11, $13, $9, $3, $5, $6 }' "$run/lock_stat.txt" 2>/dev/null)
+echo "# stress: cc_lock (lock_stat, KASAN and lockdep on): ${ls:-missing}"
+check "stress: lock statistics of cleancache's lock were taken (${ls:-missing})" [ -n "$ls" ]
 check "stress: KASAN and lockdep were on" \
 	sh -c "grep -q 'KernelAddressSanitizer initialized' '$con' && grep -q 'Lock dependency validator' '$con'"
 splats "$con"

@@ -84,6 +84,38 @@ check "the O_DIRECT-written block reads back its new bytes" \
 held=$(val "$run/cleancache-mutate-start/cached_pages")
 check "cleancache held over 1000 pages of the file when it was mutated ($held)" [ "$held" -gt 1000 ]
 
+# An inode pruned while its file lives on keeps its cleancache copies.
+h0=$(val "$run/cleancache-evict-pruned/hits"); h1=$(val "$run/cleancache-evict-reread/hits")
+i0=$(val "$run/cleancache-evict-before/invalidates"); i1=$(val "$run/cleancache-evict-pruned/invalidates")
+echo "# drop_caches=2: invalidates +$((i1 - i0)), then a re-read of the 32 MiB file: hits +$((h1 - h0))"
+check "a file read twice hits cleancache after drop_caches=2 pruned its inode (hits +$((h1 - h0)) of 8192 pages)" \
+	[ $((h1 - h0)) -ge 4096 ]
+# The umount of a file system with cached files: no lock hold over 256 entries.
+c0=$(val "$run/cleancache-umount-before/cached_pages"); c1=$(val "$run/cleancache-umount-after/cached_pages")
+mh=$(cat "$run/cleancache-umount-after/max_hold_entries" 2>/dev/null)
+echo "# umount: cached_pages $c0 -> $c1, max_hold_entries ${mh:-missing} ($(cat "$run/umount.txt" 2>/dev/null))"
+check "the umount dropped the file system's cached pages ($c0 -> $c1, at least 4096 gone)" \
+	[ $((c0 - c1)) -ge 4096 ]
+check "no cleancache lock hold handled more than 256 entries, umount included (max_hold_entries ${mh:-missing})" \
+	sh -c "[ -n '$mh' ] && [ '$mh' -gt 0 ] && [ '$mh' -le 256 ]"
+# Stale entries of pages taken back never outnumber the pool (1 s samples)
+pool=$(val "$run/cleancache-start/pool_pages")
+smax=$(awk -F, '$2 == "cleancache" && $3 == "stale_slots" && $4 > m { m = $4 } END { print m + 0 }' "$run/samples.csv" 2>/dev/null)
+send=$(val "$run/cleancache-mutate-start/stale_slots")
+echo "# stale_slots: at most $smax in the 1 s samples, $send after the full-area allocations; pool $pool pages"
+check "stale entries were left by pages taken back, and never more than the pool's pages (max $smax, pool $pool)" \
+	sh -c "[ -r '$run/cleancache-start/stale_slots' ] && [ $smax -gt 0 ] && [ $smax -le $pool ]"
+# The upstream series' names read the same counters as debugfs.
+sys=$run/sysfs-cleancache.txt
+for n in stored skipped restored missed reclaimed recalled invalidated cached; do
+	line=$(awk -v k=$n '$1 == k' "$sys" 2>/dev/null)
+	check "/sys/kernel/mm/cleancache/$n reads as debugfs (${line:-missing})" \
+		sh -c "echo '$line' | awk 'NF == 4 && \$2 == \$4 { ok = 1 } END { exit !ok }'"
+done
+psize=$(awk '$1 == "pool" { s += $3 } END { print s + 0 }' "$sys" 2>/dev/null)
+ppool=$(awk '$1 == "pool_pages" { print $2 }' "$sys" 2>/dev/null)
+check "the pools' sizes in sysfs add up to debugfs's pool_pages ($psize = ${ppool:-missing})" [ "$psize" = "${ppool:-x}" ]
+
 # A malformed gcma= is refused with a message; the boot goes on, no area.
 # (GCMA_BAD_BOOT=no skips it: the debug kernel parses gcma= as this one.)
 if [ "${GCMA_BAD_BOOT:-yes}" = yes ]; then

@@ -105,5 +105,46 @@ pattern write 0xd4
 mutated delete 0xd4
 counters mutate-end
 
+# An inode evicted while its file lives on keeps its copies: a 32 MiB file
+# read twice (workingset), its page cache moved into cleancache
+# (drop_caches=1), its inode pruned (drop_caches=2), then read again: the
+# read hits cleancache (the first series invalidated the file at eviction).
+E=/mnt/scratch/evict.dat
+dd if=/dev/urandom of=$E bs=1M count=32 2>/dev/null
+sync
+cat $E > /dev/null
+cat $E > /dev/null
+echo 1 > /proc/sys/vm/drop_caches
+counters evict-before
+echo 2 > /proc/sys/vm/drop_caches
+counters evict-pruned
+cat $E > /dev/null
+counters evict-reread
+# A file system with cached files is unmounted: cleancache drops them in
+# batches of at most 256 entries per lock hold (max_hold_entries).
+cat $E > /dev/null
+cat $E > /dev/null
+echo 1 > /proc/sys/vm/drop_caches
+counters umount-before
+dev=$(awk '$2 == "/mnt/scratch" { print $1 }' /proc/mounts)
+umount /mnt/scratch && mount -t ext4 "$dev" /mnt/scratch
+echo "dev=$dev rc=$?" > "$R/umount.txt"
+counters umount-after
+rm -f $E
+# The counters under the upstream series' names (/sys/kernel/mm/cleancache),
+# each read beside its debugfs twin: "sysfs-name value debugfs-name value";
+# then each pool's directory: "pool NAME size cached recalled".
+S=/sys/kernel/mm/cleancache
+if [ -d $S ]; then
+	for pair in stored:stores skipped:failed_stores restored:hits missed:misses \
+		reclaimed:evicted recalled:taken_back invalidated:invalidates cached:cached_pages; do
+		echo "${pair%%:*} $(cat $S/${pair%%:*}) ${pair#*:} $(cat "$CC/${pair#*:}")"
+	done > "$R/sysfs-cleancache.txt"
+	for d in $S/*/; do
+		echo "pool $(basename "$d") $(cat "$d/size") $(cat "$d/cached") $(cat "$d/recalled")"
+	done >> "$R/sysfs-cleancache.txt"
+	echo "pool_pages $(cat "$CC/pool_pages")" >> "$R/sysfs-cleancache.txt"
+fi
+
 echo "alloc_gcma_rc=$rc_g alloc_cma_rc=$rc_c verify_rc=$rc_v" > "$R/functional.txt"
 [ "$rc_g" -eq 0 ] && [ "$rc_c" -eq 0 ] && [ "$rc_v" -eq 0 ]

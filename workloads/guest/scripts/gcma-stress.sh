@@ -19,6 +19,9 @@ mem_mb=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
 area_pages=$(cat "/sys/kernel/debug/cma/$AREA/count")
 
 counters start
+# lock statistics (CONFIG_LOCK_STAT) from here on: cleancache's lock's
+# longest hold and its waits, copied at the end
+[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
 cma-alloc --area "$AREA" --loop --count 1 --pages 1,16,256,1024 --hold-ms 20 \
 	--interval-ms 10 --seed 1 --free-lock /tmp/cma-free.lock --out "$R/alloc-small.csv" > "$R/alloc-small.log" 2>&1 &
 small=$!
@@ -38,5 +41,6 @@ rm -f /mnt/scratch/window.dat
 kill "$small" "$large"
 wait "$small" "$large"
 counters end
+[ -r /proc/lock_stat ] && grep -E '^ *(class name|cc_lock:)' /proc/lock_stat > "$R/lock_stat.txt"
 [ $wrc -ne 0 ] && exit $wrc
 exit $rc
