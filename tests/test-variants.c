@@ -28,7 +28,10 @@ static void assert_configs(const struct kvariant *v, const char *arch, const cha
 	sb_free(&sb);
 }
 
-/* The three files hold what the C table they replaced held. */
+/*
+ * The three files of the C table they replaced hold what it held; then
+ * gcma-lockstat (lock statistics for contention measurements).
+ */
 static void test_shipped(void **state)
 {
 	struct strbuf errs = { 0 };
@@ -37,11 +40,12 @@ static void test_shipped(void **state)
 	(void)state;
 	if (kvariants_load(srcdir, &errs))
 		fail_msg("%s", errs.buf);
-	assert_int_equal(kvariants_count(), 3);
+	assert_int_equal(kvariants_count(), 4);
 	/* sorted by name */
 	assert_string_equal(kvariant_at(0)->name, "gcma");
 	assert_string_equal(kvariant_at(1)->name, "gcma-debug");
-	assert_string_equal(kvariant_at(2)->name, "vanilla");
+	assert_string_equal(kvariant_at(2)->name, "gcma-lockstat");
+	assert_string_equal(kvariant_at(3)->name, "vanilla");
 
 	v = kvariant_find("vanilla");
 	assert_non_null(v);
@@ -63,6 +67,11 @@ static void test_shipped(void **state)
 	assert_configs(v, "x86_64", "base.config gcma.config debug.config");
 	assert_false(kvariant_suits(v, "arm64"));
 	assert_string_equal(v->arches, "x86_64");
+
+	v = kvariant_find("gcma-lockstat");
+	assert_string_equal(v->series, "series");
+	assert_true(v->has_gcma);
+	assert_configs(v, "x86_64", "base.config gcma.config lockstat.config");
 	assert_null(kvariant_find("nosuch"));
 	sb_free(&errs);
 }
@@ -123,7 +132,7 @@ static void test_extra_dir(void **state)
 	if (kvariants_load(srcdir, &errs))
 		fail_msg("%s", errs.buf);
 	unsetenv("CMABENCH_VARIANTS");
-	assert_int_equal(kvariants_count(), 5);
+	assert_int_equal(kvariants_count(), 6);
 	assert_non_null(kvariant_find("mine"));
 	assert_non_null(kvariant_find("mine-plus"));
 	assert_non_null(kvariant_find("gcma"));

@@ -89,8 +89,12 @@ static const struct key_def keys[] = {
 	{ "cpus", K_CPUS, T_LONG, OFF(cpus), .def = "1", .min = 1, .max = 16,
 	  .help = "guest vCPUs" },
 	{ "timeout", K_TIMEOUT, T_DURATION0, OFF(timeout_key), .def = "0",
-	  .help = "wall-clock limit of one VM run, a safety net for a hung guest: on expiry the VM "
-		  "is killed, the run marked `timeout` and `partial`, and the rows it completed kept; "
+	  .help = "wall-clock limit of one VM run, a safety net for a hung guest: on expiry the "
+		  "harness first reads through QEMU's QMP socket where each vCPU is (five samples of "
+		  "its program counter and the kernel text words on its stack, named from the "
+		  "kernel's System.map, into the run's `hang.txt`; the summary goes to the log and "
+		  "`hang` in `metadata.json`), then the VM is killed, the run marked `timeout` and "
+		  "`partial`, and the rows it completed kept; "
 		  "`0`: derived from the plan so that a healthy run never meets it (every phase at its "
 		  "bound: 60 s of boot and snapshots, `fill-timeout`, `warmup`, fio's layout at 10 "
 		  "MiB/s and its runtime, each request at its `alloc-timeout` (60 s if none) with its "
