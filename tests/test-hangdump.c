@@ -19,35 +19,38 @@ static char *fixture(const char *name)
 	return text;
 }
 
+/* The vCPUs of fixture @name, at most @max of them */
+static size_t parse_fixture(const char *name, struct vcpu_regs *v, size_t max)
+{
+	char *text = fixture(name);
+	size_t n = hangdump_parse_regs(text, v, max);
+
+	free(text);
+	return n;
+}
+
 static void x86_64_registers(void **state)
 {
-	char *text = fixture("regs-x86_64.txt");
 	struct vcpu_regs v[4];
 
 	(void)state;
-	assert_int_equal(hangdump_parse_regs(text, v, 4), 2);
-	assert_true(v[0].pc == 0xffffffff81470833ull);
-	assert_true(v[0].sp == 0xffffffff81a03eb0ull);
+	assert_int_equal(parse_fixture("regs-x86_64.txt", v, 4), 2);
+	assert_true(v[0].pc == 0xffffffff81470833ull && v[0].sp == 0xffffffff81a03eb0ull);
 	assert_true(v[0].halted);
-	assert_true(v[1].pc == 0xffffffff81471a39ull);
-	assert_true(v[1].sp == 0xffffc90000443d10ull);
+	assert_true(v[1].pc == 0xffffffff81471a39ull && v[1].sp == 0xffffc90000443d10ull);
 	assert_false(v[1].halted);
 	/* no more vCPUs than the caller has room for */
-	assert_int_equal(hangdump_parse_regs(text, v, 1), 1);
-	free(text);
+	assert_int_equal(parse_fixture("regs-x86_64.txt", v, 1), 1);
 }
 
 static void arm64_registers(void **state)
 {
-	char *text = fixture("regs-arm64.txt");
 	struct vcpu_regs v[4];
 
 	(void)state;
-	assert_int_equal(hangdump_parse_regs(text, v, 4), 1);
-	assert_true(v[0].pc == 0xffff800080d4a1b4ull);
-	assert_true(v[0].sp == 0xffff800082343d70ull);
+	assert_int_equal(parse_fixture("regs-arm64.txt", v, 4), 1);
+	assert_true(v[0].pc == 0xffff800080d4a1b4ull && v[0].sp == 0xffff800082343d70ull);
 	assert_false(v[0].halted);
-	free(text);
 }
 
 static void no_registers(void **state)
