@@ -754,13 +754,36 @@ int kbuild_build(const struct cmb_env *env, struct kernel *k)
 {
 	const struct cmb_arch *a = k->arch;
 	const struct kvariant *v = k->variant;
-	char *kdir, *tmp, *log, *linux_dir, *tag;
+	char *kdir, *tmp, *log, *linux_dir, *tag, *keylockpath;
 	long objects = 0;
 	double t0;
-	int rc;
+	int rc, keylock;
 
 	kdir = env_cache(env, "kernels");
 	tag = xasprintf("kernel %s%s", a->cache_prefix, v->name);
+	/*
+	 * Two cmabench processes that need the same kernel (a make check
+	 * beside a cmabench build) build it once: the second waits for the
+	 * first and takes its image.
+	 */
+	keylockpath = xasprintf("%s/.%s%s-%.16s.lock", kdir, a->cache_prefix, v->name, k->key);
+	mkdir_p(kdir);
+	keylock = open(keylockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (keylock >= 0 && flock(keylock, LOCK_EX | LOCK_NB)) {
+		printf("[%s] waiting for another cmabench building the same kernel (%.16s)\n", tag,
+		       k->key);
+		fflush(stdout);
+		flock(keylock, LOCK_EX);
+	}
+	/* Built by another process since this one looked */
+	if (path_exists(k->bzimage) && read_meta(k) == 0) {
+		printf("[%s] another cmabench built it meanwhile: using it\n", tag);
+		close(keylock);
+		free(keylockpath);
+		free(tag);
+		free(kdir);
+		return 0;
+	}
 	tmp = xasprintf("%s/.tmp-%s%s-%.16s.%d", kdir, a->cache_prefix, v->name, k->key,
 			(int)getpid());
 	log = xasprintf("%s/%s%s-%.16s.log", kdir, a->cache_prefix, v->name, k->key);
@@ -838,6 +861,9 @@ int kbuild_build(const struct cmb_env *env, struct kernel *k)
 		rm_rf(tmp);
 	}
 out:
+	if (keylock >= 0)
+		close(keylock);
+	free(keylockpath);
 	free(tag);
 	free(tmp);
 	free(log);

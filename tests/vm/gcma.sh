@@ -107,9 +107,9 @@ check "stale entries were left by pages taken back, and never more than the pool
 	sh -c "[ -r '$run/cleancache-start/stale_slots' ] && [ $smax -gt 0 ] && [ $smax -le $pool ]"
 # The upstream series' names read the same counters as debugfs.
 sys=$run/sysfs-cleancache.txt
-for n in stored skipped restored missed reclaimed recalled invalidated cached; do
-	line=$(awk -v k=$n '$1 == k' "$sys" 2>/dev/null)
-	check "/sys/kernel/mm/cleancache/$n reads as debugfs (${line:-missing})" \
+for c in stored skipped restored missed reclaimed recalled invalidated cached; do
+	line=$(awk -v k=$c '$1 == k' "$sys" 2>/dev/null)
+	check "/sys/kernel/mm/cleancache/$c reads as debugfs (${line:-missing})" \
 		sh -c "echo '$line' | awk 'NF == 4 && \$2 == \$4 { ok = 1 } END { exit !ok }'"
 done
 psize=$(awk '$1 == "pool" { s += $3 } END { print s + 0 }' "$sys" 2>/dev/null)
