@@ -105,32 +105,36 @@ pattern write 0xd4
 mutated delete 0xd4
 counters mutate-end
 
-# An inode evicted while its file lives on keeps its copies: a 32 MiB file
-# read twice (workingset), its page cache moved into cleancache
-# (drop_caches=1), its inode pruned (drop_caches=2), then read again: the
-# read hits cleancache (the first series invalidated the file at eviction).
-E=/mnt/scratch/evict.dat
-dd if=/dev/urandom of=$E bs=1M count=32 2>/dev/null
-sync
-cat $E > /dev/null
-cat $E > /dev/null
-echo 1 > /proc/sys/vm/drop_caches
+# An inode evicted while its file lives on keeps its copies: F read by two
+# readers at once (its pages workingset, stored by reclaim), the page cache
+# dropped (drop_caches=1), the inodes pruned (drop_caches=2), then F read
+# again: the read hits
+# cleancache (the first series invalidated a file whenever its inode was
+# evicted).
+evict_load() {
+	two_readers
+}
+evict_load
 counters evict-before
+# the page cache first (its workingset pages go to cleancache), so that the
+# inode has no page left and the icache shrinker evicts it; twice, since a
+# recently referenced inode is passed over once
+sync
+echo 1 > /proc/sys/vm/drop_caches
+counters evict-dropped
+echo 2 > /proc/sys/vm/drop_caches
 echo 2 > /proc/sys/vm/drop_caches
 counters evict-pruned
-cat $E > /dev/null
+cat $F > /dev/null
 counters evict-reread
 # A file system with cached files is unmounted: cleancache drops them in
 # batches of at most 256 entries per lock hold (max_hold_entries).
-cat $E > /dev/null
-cat $E > /dev/null
-echo 1 > /proc/sys/vm/drop_caches
+evict_load
 counters umount-before
 dev=$(awk '$2 == "/mnt/scratch" { print $1 }' /proc/mounts)
 umount /mnt/scratch && mount -t ext4 "$dev" /mnt/scratch
 echo "dev=$dev rc=$?" > "$R/umount.txt"
 counters umount-after
-rm -f $E
 # The counters under the upstream series' names (/sys/kernel/mm/cleancache),
 # each read beside its debugfs twin: "sysfs-name value debugfs-name value";
 # then each pool's directory: "pool NAME size cached recalled".
