@@ -6,7 +6,7 @@
 # Prints TAP; the numbers of interest go out as "#" comments.
 # GCMA_ARCH=arm64 runs the same checks on an arm64 guest, whose GCMA area
 # comes from the device tree (tests/vm/gcma-arm64.sh); GCMA_KERNEL=gcma-debug
-# on the debug kernel, with GCMA_MEMORY and GCMA_APPEND (added to the
+# on the debug kernel, with GCMA_MEMORY, GCMA_TIMEOUT and GCMA_APPEND (added to the
 # scenario's command line) for what it needs, and GCMA_BAD_BOOT=no
 # without the malformed gcma= boot (tests/vm/gcma-debug.sh).
 : "${TESTS_BUILDDIR:?set by make check}"
@@ -15,6 +15,7 @@ ARCH=${GCMA_ARCH:-x86_64}
 KERNEL=${GCMA_KERNEL:-gcma}
 set -- --set "arch=$ARCH" --set "kernel=$KERNEL"
 [ -n "${GCMA_MEMORY:-}" ] && set -- "$@" --set "memory=$GCMA_MEMORY"
+[ -n "${GCMA_TIMEOUT:-}" ] && set -- "$@" --set "timeout=$GCMA_TIMEOUT"
 [ -n "${GCMA_APPEND:-}" ] && set -- "$@" --set "append=cma=64M kunit.enable=1 $GCMA_APPEND"
 
 vm_test
