@@ -14,6 +14,9 @@
 #include <string.h>
 #include <trace-cmd.h>
 
+/* CPUs whose last event is kept (a guest has at most a few) */
+#define DS_ATTR_CPUS 64
+
 struct export_ctx {
 	struct tep_handle *tep;
 	struct tep_event *ev[DS_NAEV];
@@ -22,6 +25,8 @@ struct export_ctx {
 	size_t nopen, capopen;
 	struct strbuf *csv;
 	size_t rows;
+	/* each CPU's last event: where a CPU whose buffer filled stopped */
+	unsigned long long cpu_last[DS_ATTR_CPUS];
 };
 
 static const struct {
@@ -94,7 +99,8 @@ static int export_event(struct tracecmd_input *h, struct tep_record *rec, int cp
 	int k;
 
 	(void)h;
-	(void)cpu;
+	if (cpu >= 0 && cpu < DS_ATTR_CPUS && rec->ts > c->cpu_last[cpu])
+		c->cpu_last[cpu] = rec->ts;
 	if (!ev)
 		return 0;
 	if (ev == c->sched_switch) {
@@ -186,6 +192,9 @@ int dataset_export_attr(const char *run_dir, struct strbuf *errs)
 		sb_addf(errs, "%strace-attr.csv: error while reading events", errs->len ? "; " : "");
 		ret = -1;
 	}
+	for (int cpu = 0; cpu < DS_ATTR_CPUS; cpu++)
+		if (c.cpu_last[cpu])
+			sb_addf(&rows, "%llu,-1,cpuend,%d,0\n", c.cpu_last[cpu], cpu);
 	if (write_file(out, rows.buf, rows.len)) {
 		sb_addf(errs, "%s%s: %s", errs->len ? "; " : "", out, strerror(errno));
 		ret = -1;
@@ -200,8 +209,34 @@ out:
 	return ret;
 }
 
+/*
+ * The time after which events may be missing: the earliest last event of
+ * a CPU whose buffer dropped events (trace-loss.csv); 0 when none did.
+ */
+static unsigned long long loss_cut(struct dataset *ds, struct ds_run *r,
+				   const unsigned long long *cpu_last)
+{
+	static const char *const cols[] = { "cpu", "overrun", "dropped" };
+	unsigned long long cut = 0;
+	long long cpu, o, d;
+	struct csv c;
+	int col[3];
+	bool missing;
+
+	if (!ds_open_csv(&c, ds, r, "trace-loss.csv", cols, 3, col, &missing))
+		return 0;
+	while (csv_next(&c))
+		if (csv_ll(&c, col[0], &cpu) && csv_ll(&c, col[1], &o) && csv_ll(&c, col[2], &d) &&
+		    o + d > 0 && cpu >= 0 && cpu < DS_ATTR_CPUS && cpu_last[cpu] &&
+		    (!cut || cpu_last[cpu] < cut))
+			cut = cpu_last[cpu];
+	csv_close(&c);
+	return cut;
+}
+
 /* trace-attr.csv into s; false if the file is missing. */
-static bool read_attr_csv(struct dataset *ds, struct ds_run *r, struct ds_attrs *s)
+static bool read_attr_csv(struct dataset *ds, struct ds_run *r, struct ds_attrs *s,
+			  unsigned long long *cpu_last)
 {
 	static const char *const cols[] = { "ts_ns", "pid", "event", "a", "b" };
 	struct csv f;
@@ -220,6 +255,11 @@ static bool read_attr_csv(struct dataset *ds, struct ds_run *r, struct ds_attrs 
 			ds_problem(r, "trace-attr.csv", "line %zu: not ts_ns,pid,event,a,b", f.lineno);
 			continue;
 		}
+		if (!strcmp(kind, "cpuend")) {
+			if (a >= 0 && a < DS_ATTR_CPUS)
+				cpu_last[a] = (unsigned long long)ts;
+			continue;
+		}
 		for (k = 0; k < DS_NAEV && strcmp(kind, ds_aev_names[k]); k++)
 			;
 		if (k == DS_NAEV)
@@ -234,24 +274,26 @@ static bool read_attr_csv(struct dataset *ds, struct ds_run *r, struct ds_attrs 
 
 /*
  * Each traced, paired request of the run gets the attribution that began
- * at its cma_alloc_start (same task, same time). Runs whose trace lost
- * events get none: an interval could span the gap.
+ * at its cma_alloc_start (same task, same time). Where the trace buffer
+ * filled and dropped events, only the requests that ended before the
+ * first CPU's buffer stopped are attributed: an interval of a later one
+ * could span the gap.
  */
 void ds_read_attr(struct dataset *ds, size_t ri)
 {
 	struct ds_run *r = &ds->runs[ri];
+	unsigned long long cpu_last[DS_ATTR_CPUS] = { 0 }, cut;
 	struct ds_attrs s;
-	size_t joined = 0, next = 0;
+	size_t joined = 0, next = 0, late = 0;
 
 	memset(&s, 0, sizeof(s));
-	if (!r->has_trace || !read_attr_csv(ds, r, &s))
+	if (!r->has_trace || !read_attr_csv(ds, r, &s, cpu_last))
 		return;
 	r->has_attr = true;
-	if (r->trace_lost) {
-		ds_problem(r, "trace-attr.csv", "no attribution: the trace buffer lost events");
-		r->has_attr = false;
-	}
-	for (size_t i = 0; r->has_attr && i < ds->nallocs; i++) {
+	cut = r->trace_lost ? loss_cut(ds, r, cpu_last) : 0;
+	if (r->trace_lost && !cut)
+		cut = 1;   /* lost events, no CPU known: nothing can be trusted */
+	for (size_t i = 0; i < ds->nallocs; i++) {
 		struct ds_alloc *a = &ds->allocs[i];
 		struct ds_attr_row *at;
 		size_t k;
@@ -263,13 +305,20 @@ void ds_read_attr(struct dataset *ds, size_t ri)
 		if (k == s.n || !s.a[k].finished)
 			continue;
 		next = k + 1;
+		if (cut && s.a[k].ts_end > cut) {
+			late++;
+			continue;
+		}
 		at = ds_grow(&ds->attrs, &ds->nattrs, &ds->cap_attrs, sizeof(*at));
 		at->alloc = i;
 		at->at = s.a[k];
 		joined++;
 	}
-	if (r->has_attr && joined < s.n)
+	if (late)
+		ds_problem(r, "trace-attr.csv", "%zu requests not attributed: they ended after the "
+			   "trace buffer filled (%.3f s) and dropped events", late, cut / 1e9);
+	if (joined + late < s.n)
 		ds_problem(r, "trace-attr.csv", "%zu of %zu requests in the attribution events "
-			   "not joined to an alloc.csv row", s.n - joined, s.n);
+			   "not joined to an alloc.csv row", s.n - joined - late, s.n);
 	ds_attrs_free(&s);
 }
