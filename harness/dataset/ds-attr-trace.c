@@ -284,7 +284,7 @@ void ds_read_attr(struct dataset *ds, size_t ri)
 	struct ds_run *r = &ds->runs[ri];
 	unsigned long long cpu_last[DS_ATTR_CPUS] = { 0 }, cut;
 	struct ds_attrs s;
-	size_t joined = 0, next = 0, late = 0;
+	size_t joined = 0, next = 0, late = 0, finished = 0;
 
 	memset(&s, 0, sizeof(s));
 	if (!r->has_trace || !read_attr_csv(ds, r, &s, cpu_last))
@@ -317,8 +317,10 @@ void ds_read_attr(struct dataset *ds, size_t ri)
 	if (late)
 		ds_problem(r, "trace-attr.csv", "%zu requests not attributed: they ended after the "
 			   "trace buffer filled (%.3f s) and dropped events", late, cut / 1e9);
-	if (joined + late < s.n)
-		ds_problem(r, "trace-attr.csv", "%zu of %zu requests in the attribution events "
-			   "not joined to an alloc.csv row", s.n - joined - late, s.n);
+	for (size_t k = 0; k < s.n; k++)
+		finished += s.a[k].finished;
+	if (joined + late < finished)
+		ds_problem(r, "trace-attr.csv", "%zu of %zu finished requests in the attribution "
+			   "events not joined to an alloc.csv row", finished - joined - late, finished);
 	ds_attrs_free(&s);
 }

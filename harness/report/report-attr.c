@@ -1,0 +1,321 @@
+/*
+ * Where the kernel-side time went (data/attribution.csv, docs/attribution.md):
+ * per request size a table of the attributed requests' split of their
+ * time by phase and by the task's state, with the pages they moved, and
+ * the plot data of the stacked-bar figure and the scatter of latency
+ * against pages moved. Requests of every run pooled: descriptive, untested.
+ */
+#include "report/report-internal.h"
+
+#include <stdio.h>
+
+static const char *const phase_label[DS_NPHASES] = {
+	"isolation and draining", "migration", "cleancache take-back", "taking the free range",
+	"unattributed",
+};
+static const char *const state_label[DS_NSTATES] = {
+	"on CPU", "runnable, switched out", "blocked",
+};
+static const char *const kind_label[DS_NFAILKINDS] = {
+	"anonymous", "file, dirty", "file, under writeback", "pinned", "unevictable", "other",
+};
+
+/* The attributed requests of pages pages in column c's runs. */
+static size_t col_attrs(const struct report_col *c, long long pages,
+			const struct ds_attr_row ***out)
+{
+	const struct dataset *ds = c->ds;
+	size_t n = 0;
+
+	*out = xcalloc(ds->nattrs + 1, sizeof(**out));
+	for (size_t i = 0; i < ds->nattrs; i++) {
+		const struct ds_alloc *a = &ds->allocs[ds->attrs[i].alloc];
+
+		if (a->pages == pages && !a->tag[0] && col_run(c, a->run) &&
+		    ds_attr_total(&ds->attrs[i].at) > 0)
+			(*out)[n++] = &ds->attrs[i];
+	}
+	return n;
+}
+
+double report_attr_share(const struct ds_attr *at, int phase, int state)
+{
+	long long total = ds_attr_total(at);
+	long long part = phase < 0 ? ds_attr_state(at, state)
+		       : state < 0 ? ds_attr_phase(at, phase) : at->ns[phase][state];
+
+	return total > 0 ? 100.0 * (double)part / (double)total : NAN;
+}
+
+/* A row of values printed as they are: descriptive, no difference to the baseline. */
+static void text_row(struct table *t, size_t ncols, const char *label, int prec,
+		     const double *m)
+{
+	struct trow *r;
+	bool any = false;
+
+	for (size_t c = 0; c < ncols; c++)
+		any |= !isnan(m[c]);
+	if (!any)
+		return;
+	r = table_text(t, label);
+	for (size_t c = 0; c < ncols; c++)
+		if (!isnan(m[c]))
+			table_set(r, c, xasprintf("%.*f", prec, m[c]));
+}
+
+static void median_row(struct table *t, size_t ncols, const char *label, int prec,
+		       struct dvec *v)
+{
+	double *m = xcalloc(ncols, sizeof(*m));
+
+	for (size_t c = 0; c < ncols; c++)
+		m[c] = v[c].n ? dv_median(&v[c]) : NAN;
+	text_row(t, ncols, label, prec, m);
+	free(m);
+}
+
+/* What a row of the table shows of each request. */
+enum attr_what { AW_KERNEL_MS, AW_PHASE, AW_STATE, AW_ISOLATED, AW_MIGRATED, AW_FAILED,
+		 AW_RETRIES, AW_DROPPED, AW_FILL };
+
+static double attr_value(const struct ds_attr *at, const struct ds_alloc *a,
+			 enum attr_what w, int arg)
+{
+	switch (w) {
+	case AW_KERNEL_MS:
+		return a->kernel_ns / 1e6;
+	case AW_PHASE:
+		return report_attr_share(at, arg, -1);
+	case AW_STATE:
+		return at->sched_traced ? report_attr_share(at, -1, arg) : NAN;
+	case AW_ISOLATED:
+		return (double)at->isolated;
+	case AW_MIGRATED:
+		return (double)at->migrated;
+	case AW_FAILED:
+		return (double)at->failed;
+	case AW_RETRIES:
+		return (double)at->retries;
+	case AW_DROPPED:
+		return (double)at->dropped;
+	case AW_FILL:
+		return 100.0 * (double)(at->migrated + at->dropped) / (double)a->pages;
+	}
+	return NAN;
+}
+
+/* One row of per-request values, each column the median of its requests'. */
+static void attr_row(struct table *t, const struct report_col *cols, size_t ncols,
+		     long long pages, struct dvec *v, const char *label, int prec,
+		     enum attr_what w, int arg)
+{
+	for (size_t c = 0; c < ncols; c++) {
+		const struct ds_attr_row **rows;
+		size_t n = col_attrs(&cols[c], pages, &rows);
+
+		for (size_t i = 0; i < n; i++) {
+			double x = attr_value(&rows[i]->at, &cols[c].ds->allocs[rows[i]->alloc],
+					      w, arg);
+
+			if (!isnan(x))
+				dv_add(&v[c], x);
+		}
+		free(rows);
+	}
+	median_row(t, ncols, label, prec, v);
+	for (size_t c = 0; c < ncols; c++)
+		dv_free(&v[c]);
+}
+
+static void median_rows(struct table *t, const struct report_col *cols, size_t ncols,
+			long long pages, struct dvec *v)
+{
+	attr_row(t, cols, ncols, pages, v, "kernel-side latency (ms)", 3, AW_KERNEL_MS, 0);
+	for (int p = 0; p < DS_NPHASES; p++) {
+		char *label = xasprintf("%s (%% of the time)", phase_label[p]);
+
+		attr_row(t, cols, ncols, pages, v, label, 1, AW_PHASE, p);
+		free(label);
+	}
+	for (int s = 0; s < DS_NSTATES; s++) {
+		char *label = xasprintf("%s (%% of the time)", state_label[s]);
+
+		attr_row(t, cols, ncols, pages, v, label, 1, AW_STATE, s);
+		free(label);
+	}
+	attr_row(t, cols, ncols, pages, v, "pages isolated for migration", 0, AW_ISOLATED, 0);
+	attr_row(t, cols, ncols, pages, v, "pages migrated", 0, AW_MIGRATED, 0);
+	attr_row(t, cols, ncols, pages, v, "page migrations failed", 0, AW_FAILED, 0);
+	attr_row(t, cols, ncols, pages, v, "busy retries (-EBUSY)", 0, AW_RETRIES, 0);
+	attr_row(t, cols, ncols, pages, v, "pages dropped from cleancache", 0, AW_DROPPED, 0);
+	attr_row(t, cols, ncols, pages, v, "fill: pages migrated or dropped / allocated (%)", 1,
+		 AW_FILL, 0);
+}
+
+static void attr_table(struct tables *ts, const struct report_col *cols, size_t ncols,
+		       long long pages)
+{
+	char *title = xasprintf("%lld pages: where the kernel-side time went (attributed requests "
+				"of every run pooled; medians over requests; not tested)", pages);
+	struct table *t = tables_add(ts, cols, ncols, title);
+	const struct ds_attr_row **rows;
+	struct trow *rn;
+	struct dvec *v = dvecs(ncols);
+	bool any = false, kinds = false;
+
+	free(title);
+	rn = table_text(t, "attributed requests (runs)");
+	for (size_t c = 0; c < ncols; c++) {
+		size_t n = col_attrs(&cols[c], pages, &rows);
+		struct strlist runs = { 0 };
+
+		for (size_t i = 0; i < n; i++) {
+			const struct ds_alloc *a = &cols[c].ds->allocs[rows[i]->alloc];
+
+			if (!sl_has(&runs, cols[c].ds->runs[a->run].name))
+				sl_add(&runs, cols[c].ds->runs[a->run].name);
+			kinds |= rows[i]->at.failkind_traced;
+		}
+		if (n) {
+			table_set(rn, c, xasprintf("%zu (%zu)", n, runs.n));
+			any = true;
+		}
+		sl_free(&runs);
+		free(rows);
+	}
+	if (!any) {
+		tables_drop_all_rows(t);
+		tables_drop_empty(ts);
+		dvecs_free(v, ncols);
+		return;
+	}
+	median_rows(t, cols, ncols, pages, v);
+	{
+		/* the worst request: the acceptance bound of docs/attribution.md */
+		double *m = xcalloc(ncols, sizeof(*m));
+
+		for (size_t c = 0; c < ncols; c++) {
+			size_t n = col_attrs(&cols[c], pages, &rows);
+
+			m[c] = NAN;
+			for (size_t i = 0; i < n; i++) {
+				double x = report_attr_share(&rows[i]->at, DS_PH_OTHER, -1);
+
+				m[c] = isnan(m[c]) || x > m[c] ? x : m[c];
+			}
+			free(rows);
+		}
+		text_row(t, ncols, "unattributed, largest share of a request (%)", 1, m);
+		free(m);
+	}
+	if (kinds) {
+		/* pooled: of every page migration that failed in requests that
+		 * retried or failed, the kinds the kernel named */
+		for (int k = 0; k < DS_NFAILKINDS; k++) {
+			double *m = xcalloc(ncols, sizeof(*m));
+			char *label = xasprintf("would not migrate: %s (%% of failed pages, "
+						"requests that retried or failed)", kind_label[k]);
+
+			for (size_t c = 0; c < ncols; c++) {
+				size_t n = col_attrs(&cols[c], pages, &rows);
+				long long part = 0, all = 0;
+
+				for (size_t i = 0; i < n; i++) {
+					const struct ds_attr *at = &rows[i]->at;
+					const struct ds_alloc *a = &cols[c].ds->allocs[rows[i]->alloc];
+
+					if (!at->failkind_traced || (!at->retries && a->success))
+						continue;
+					part += at->failkind[k];
+					for (int j = 0; j < DS_NFAILKINDS; j++)
+						all += at->failkind[j];
+				}
+				m[c] = all ? 100.0 * (double)part / (double)all : NAN;
+				free(rows);
+			}
+			text_row(t, ncols, label, 1, m);
+			free(label);
+			free(m);
+		}
+	}
+	dvecs_free(v, ncols);
+}
+
+void attr_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
+{
+	long long *sizes;
+	size_t nsizes = all_sizes(cols, ncols, "", &sizes);
+	bool any = false;
+
+	for (size_t c = 0; c < ncols; c++)
+		any |= cols[c].ds->nattrs > 0;
+	for (size_t z = 0; any && z < nsizes; z++)
+		attr_table(ts, cols, ncols, sizes[z]);
+	free(sizes);
+}
+
+/*
+ * plot-attr-split.dat: "pages section" then the mean share (%) of each
+ * phase and of each state over the attributed requests (each sums to 100;
+ * the table's medians need not), and n; plot-attr-scatter.dat: one block
+ * per section, "pages_moved kernel_ms pages" per request (moved: migrated
+ * or dropped from cleancache). Adds have_attr and attr_sections to vars.
+ */
+int attr_plot_data(const struct report_col *cols, size_t ncols, const long long *sizes,
+		   size_t nsizes, const char *outdir, struct strbuf *vars)
+{
+	struct strbuf split, scatter;
+	size_t blocks = 0, bars = 0;
+	int ret = 0;
+
+	sb_init(&split);
+	sb_init(&scatter);
+	sb_add(&split, "# pages section");
+	for (int p = 0; p < DS_NPHASES; p++)
+		sb_addf(&split, " %s_pct", ds_phase_names[p]);
+	for (int s = 0; s < DS_NSTATES; s++)
+		sb_addf(&split, " %s_pct", ds_tstate_names[s]);
+	sb_add(&split, " n\n");
+	sb_add(&scatter, "# pages_moved (migrated or dropped) kernel_ms pages: one block per "
+	       "section (attr_sections in plot-vars.gp)\n");
+	sb_add(vars, "attr_sections = \"");
+	for (size_t c = 0; c < ncols; c++) {
+		size_t pts = 0;
+
+		for (size_t z = 0; z < nsizes; z++) {
+			const struct ds_attr_row **rows;
+			size_t n = col_attrs(&cols[c], sizes[z], &rows);
+			double mean[DS_NPHASES + DS_NSTATES] = { 0 };
+
+			for (size_t i = 0; i < n; i++) {
+				const struct ds_attr *at = &rows[i]->at;
+				const struct ds_alloc *a = &cols[c].ds->allocs[rows[i]->alloc];
+
+				for (int p = 0; p < DS_NPHASES; p++)
+					mean[p] += report_attr_share(at, p, -1) / n;
+				for (int s = 0; s < DS_NSTATES; s++)
+					mean[DS_NPHASES + s] += report_attr_share(at, -1, s) / n;
+				if (!pts++)
+					sb_addf(&scatter, "%s# section %s\n", blocks ? "\n\n" : "",
+						cols[c].section);
+				sb_addf(&scatter, "%lld %.6f %lld\n", at->migrated + at->dropped,
+					a->kernel_ns / 1e6, a->pages);
+			}
+			if (n) {
+				sb_addf(&split, "%lld %s", sizes[z], cols[c].section);
+				for (size_t k = 0; k < ARRAY_SIZE(mean); k++)
+					sb_addf(&split, " %.3f", mean[k]);
+				sb_addf(&split, " %zu\n", n);
+				bars++;
+			}
+			free(rows);
+		}
+		if (pts)
+			sb_addf(vars, "%s%s", blocks++ ? " " : "", cols[c].section);
+	}
+	sb_addf(vars, "\"\nhave_attr = %d\n", bars > 0);
+	ret |= write_text(outdir, "plot-attr-split.dat", sb_detach(&split));
+	ret |= write_text(outdir, "plot-attr-scatter.dat", sb_detach(&scatter));
+	return ret;
+}
