@@ -195,6 +195,9 @@ void ds_attrs_event(struct ds_attrs *s, enum ds_aev ev, int pid, unsigned long l
 		o->prev = PV_GDONE;
 		break;
 	case DS_AEV_FINISH:
+		/* every isolated page was migrated, failed (and put back), or reclaimed */
+		a->reclaimed = a->isolated > a->migrated + a->failed ?
+			       a->isolated - a->migrated - a->failed : 0;
 		a->ts_end = ts;
 		a->errorno = x;
 		a->finished = true;
@@ -238,6 +241,11 @@ long long ds_attr_state(const struct ds_attr *a, enum ds_tstate t)
 	for (int p = 0; p < DS_NPHASES; p++)
 		n += a->ns[p][t];
 	return n;
+}
+
+long long ds_attr_moved(const struct ds_attr *a)
+{
+	return a->migrated + a->reclaimed + a->dropped;
 }
 
 long long ds_attr_total(const struct ds_attr *a)

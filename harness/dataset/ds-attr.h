@@ -61,6 +61,8 @@ struct ds_attr {
 	long long isolated;         /* pages taken off the LRU for migration */
 	long long migrated, failed; /* page migrations that succeeded / failed */
 	long long dropped;          /* GCMA: pages whose cached data was dropped */
+	long long reclaimed;        /* CMA: isolated, neither migrated nor failed: clean file
+				     * pages reclaimed in place (derived at the finish) */
 	long long retries;          /* -EBUSY retries */
 	long long compaction_ns;    /* direct compaction inside the request (in OTHER) */
 	long long failkind[DS_NFAILKINDS];
@@ -99,5 +101,8 @@ void ds_attrs_free(struct ds_attrs *s);
 long long ds_attr_total(const struct ds_attr *a);
 long long ds_attr_phase(const struct ds_attr *a, enum ds_phase p);
 long long ds_attr_state(const struct ds_attr *a, enum ds_tstate t);
+/* Pages the request had to move out of its range: migrated, reclaimed or
+ * dropped from cleancache (the page-weighted fill's numerator). */
+long long ds_attr_moved(const struct ds_attr *a);
 
 #endif

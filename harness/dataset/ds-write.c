@@ -203,7 +203,8 @@ char *dataset_attr_csv(const struct dataset *ds)
 	for (int p = 0; p < DS_NPHASES; p++)
 		for (int t = 0; t < DS_NSTATES; t++)
 			sb_addf(&sb, ",%s_%s_ns", ds_phase_names[p], ds_tstate_names[t]);
-	sb_add(&sb, ",compaction_ns,busy_retries,isolated,migrated,migrate_failed,dropped,fill");
+	sb_add(&sb, ",compaction_ns,busy_retries,isolated,migrated,migrate_failed,reclaimed,dropped,"
+	       "fill");
 	for (int k = 0; k < DS_NFAILKINDS; k++)
 		sb_addf(&sb, ",fail_%s", ds_failkind_names[k]);
 	sb_add(&sb, ",sched_traced\n");
@@ -219,10 +220,10 @@ char *dataset_attr_csv(const struct dataset *ds)
 		for (int p = 0; p < DS_NPHASES; p++)
 			for (int t = 0; t < DS_NSTATES; t++)
 				sb_addf(&sb, ",%lld", at->ns[p][t]);
-		sb_addf(&sb, ",%lld,%lld,%lld,%lld,%lld,%lld,", at->compaction_ns, at->retries,
-			at->isolated, at->migrated, at->failed, at->dropped);
+		sb_addf(&sb, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,", at->compaction_ns, at->retries,
+			at->isolated, at->migrated, at->failed, at->reclaimed, at->dropped);
 		if (a->pages > 0)
-			sb_addf(&sb, "%.4f", (double)(at->dropped + at->migrated) / (double)a->pages);
+			sb_addf(&sb, "%.4f", (double)ds_attr_moved(at) / (double)a->pages);
 		for (int k = 0; k < DS_NFAILKINDS; k++)
 			if (at->failkind_traced)
 				sb_addf(&sb, ",%lld", at->failkind[k]);

@@ -77,7 +77,7 @@ static void median_row(struct table *t, size_t ncols, const char *label, int pre
 
 /* What a row of the table shows of each request. */
 enum attr_what { AW_KERNEL_MS, AW_PHASE, AW_STATE, AW_ISOLATED, AW_MIGRATED, AW_FAILED,
-		 AW_RETRIES, AW_DROPPED, AW_FILL };
+		 AW_RETRIES, AW_RECLAIMED, AW_DROPPED, AW_FILL };
 
 static double attr_value(const struct ds_attr *at, const struct ds_alloc *a,
 			 enum attr_what w, int arg)
@@ -99,8 +99,10 @@ static double attr_value(const struct ds_attr *at, const struct ds_alloc *a,
 		return (double)at->retries;
 	case AW_DROPPED:
 		return (double)at->dropped;
+	case AW_RECLAIMED:
+		return (double)at->reclaimed;
 	case AW_FILL:
-		return 100.0 * (double)(at->migrated + at->dropped) / (double)a->pages;
+		return 100.0 * (double)ds_attr_moved(at) / (double)a->pages;
 	}
 	return NAN;
 }
@@ -148,8 +150,9 @@ static void median_rows(struct table *t, const struct report_col *cols, size_t n
 	attr_row(t, cols, ncols, pages, v, "pages migrated", 0, AW_MIGRATED, 0);
 	attr_row(t, cols, ncols, pages, v, "page migrations failed", 0, AW_FAILED, 0);
 	attr_row(t, cols, ncols, pages, v, "busy retries (-EBUSY)", 0, AW_RETRIES, 0);
+	attr_row(t, cols, ncols, pages, v, "clean pages reclaimed in place", 0, AW_RECLAIMED, 0);
 	attr_row(t, cols, ncols, pages, v, "pages dropped from cleancache", 0, AW_DROPPED, 0);
-	attr_row(t, cols, ncols, pages, v, "fill: pages migrated or dropped / allocated (%)", 1,
+	attr_row(t, cols, ncols, pages, v, "fill: pages migrated, reclaimed or dropped / requested (%)", 1,
 		 AW_FILL, 0);
 }
 
@@ -277,7 +280,7 @@ int attr_plot_data(const struct report_col *cols, size_t ncols, const long long 
 	for (int s = 0; s < DS_NSTATES; s++)
 		sb_addf(&split, " %s_pct", ds_tstate_names[s]);
 	sb_add(&split, " n\n");
-	sb_add(&scatter, "# pages_moved (migrated or dropped) kernel_ms pages: one block per "
+	sb_add(&scatter, "# pages_moved (migrated, reclaimed or dropped) kernel_ms pages: one block per "
 	       "section (attr_sections in plot-vars.gp)\n");
 	sb_add(vars, "attr_sections = \"");
 	for (size_t c = 0; c < ncols; c++) {
@@ -299,7 +302,7 @@ int attr_plot_data(const struct report_col *cols, size_t ncols, const long long 
 				if (!pts++)
 					sb_addf(&scatter, "%s# section %s\n", blocks ? "\n\n" : "",
 						cols[c].section);
-				sb_addf(&scatter, "%lld %.6f %lld\n", at->migrated + at->dropped,
+				sb_addf(&scatter, "%lld %.6f %lld\n", ds_attr_moved(at),
 					a->kernel_ns / 1e6, a->pages);
 			}
 			if (n) {
