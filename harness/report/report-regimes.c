@@ -312,11 +312,12 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 			free(rs);
 		}
 		for (size_t i = 0; i < nr; i++) {
-			size_t r = runs[i], *others = xcalloc(nr, sizeof(*others)), no = 0;
+			size_t r = runs[i], *others, no = 0;
 			struct strbuf *f = &found[r];
 
 			if (!f->len)
 				continue;
+			others = xcalloc(nr, sizeof(*others));
 			for (size_t j = 0; j < nr; j++)
 				if (j != i)
 					others[no++] = runs[j];
