@@ -700,7 +700,7 @@ static void test_regimes(void **state)
 	/* others' medians 1035, 1045, 1065, 1075 us: 1055; fast-r3's 20x that */
 	assert_non_null(strstr(txt.buf, "- fast-r3 (fast): at 512 pages: median 21.1 ms against "
 				       "1.1 ms (the median of the other 4 runs' medians, 20x)"));
-	assert_non_null(strstr(txt.buf, "1.49 M page migrations failed (pgmigrate_fail; the other "
+	assert_non_null(strstr(txt.buf, "1.49 M page migrations failed (pgmigrate_fail; the other 4 "
 				       "runs 0-24)"));
 	assert_non_null(strstr(txt.buf, "- slow-r1 (slow): at 512 pages: median"));
 	assert_non_null(strstr(txt.buf, "8 of 8 requests failed (100%; the other runs 0%)"));

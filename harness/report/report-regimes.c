@@ -2,9 +2,9 @@
  * Runs that changed regime, named (docs/reports.md, "Regimes"): a run whose
  * median at a size is at least 10x the median of its set-up's other runs'
  * medians, or whose failure rate differs from the mean of theirs by 50
- * points or more. Each is named with what differs: the counters outside
- * the other runs' range, the anonymous memory it held, and where its
- * attributed requests' time went. Such runs stay in every test: a regime
+ * points or more. Each is named with what differs from the runs that kept
+ * the set-up's regime: the counters outside their range, the anonymous
+ * memory it held, and where its attributed requests' time went. Such runs stay in every test: a regime
  * is part of the answer, not an outlier to drop.
  */
 #include "report/report-internal.h"
@@ -105,8 +105,8 @@ static void counter_sentences(const struct dataset *ds, size_t run, const size_t
 		a = count_text((double)d);
 		l = count_text(lo);
 		h = count_text(hi);
-		sb_addf(sb, "; %s %s (%s; the other runs %s-%s)", a, regime_counters[k].what,
-			regime_counters[k].name, l, h);
+		sb_addf(sb, "; %s %s (%s; the other %zu runs %s%s%s)", a, regime_counters[k].what,
+			regime_counters[k].name, seen, l, lo < hi ? "-" : "", lo < hi ? h : "");
 		free(a);
 		free(l);
 		free(h);
@@ -146,7 +146,7 @@ static void anon_sentence(const struct dataset *ds, size_t run, const size_t *ot
 	if (isinf(lo) || !(m > 1.1 * hi || m < 0.9 * lo))
 		return;
 	sb_addf(sb, "; it held %.0f MB of anonymous memory on average (AnonPages; the other "
-		"runs %.0f-%.0f MB)", m / 1024, lo / 1024, hi / 1024);
+		"%zu runs %.0f-%.0f MB)", m / 1024, nothers, lo / 1024, hi / 1024);
 }
 
 /* Sums of the run's attributed requests of any size; false without any. */
@@ -318,9 +318,15 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 			if (!f->len)
 				continue;
 			others = xcalloc(nr, sizeof(*others));
+			/* what differs: against the runs that kept the set-up's regime,
+			 * or every other run when fewer than two did */
 			for (size_t j = 0; j < nr; j++)
-				if (j != i)
+				if (j != i && !found[runs[j]].len)
 					others[no++] = runs[j];
+			if (no < 2)
+				for (size_t j = no = 0; j < nr; j++)
+					if (j != i)
+						others[no++] = runs[j];
 			counter_sentences(ds, r, others, no, f);
 			anon_sentence(ds, r, others, no, f);
 			attr_sentence(ds, r, others, no, f);
