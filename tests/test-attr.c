@@ -87,7 +87,7 @@ static void test_rules(void **state)
 	ds_attrs_event(&s, DS_AEV_CEND, 7, 8, 0, 0);
 	ds_attrs_event(&s, DS_AEV_OUT, 7, 10, 0, 0);
 	ds_attrs_event(&s, DS_AEV_IN, 7, 12, 0, 0);
-	ds_attrs_event(&s, DS_AEV_MFAIL, 7, 14, DS_FK_PINNED, 0);
+	ds_attrs_event(&s, DS_AEV_MFAIL, 7, 14, DS_FK_PINNED, 1);
 	ds_attrs_event(&s, DS_AEV_TEST, 7, 20, 0, 0);
 	ds_attrs_event(&s, DS_AEV_RETRY, 7, 30, 0, 0);
 	ds_attrs_event(&s, DS_AEV_FINISH, 7, 35, -16, 0);

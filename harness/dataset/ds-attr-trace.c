@@ -145,7 +145,7 @@ static int export_event(struct tracecmd_input *h, struct tep_record *rec, int cp
 		row(c, rec->ts, (int)num(ev, rec, "pid"), k, 0, 0);
 		return 0;
 	case DS_AEV_MFAIL:
-		row(c, rec->ts, pid, k, num(ev, rec, "kind"), 0);
+		row(c, rec->ts, pid, k, num(ev, rec, "kind"), num(ev, rec, "nr_pages"));
 		return 0;
 	default:
 		row(c, rec->ts, pid, k, 0, 0);

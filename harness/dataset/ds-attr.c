@@ -147,10 +147,9 @@ void ds_attrs_event(struct ds_attrs *s, enum ds_aev ev, int pid, unsigned long l
 			o->state = DS_ST_RUNNABLE;
 		return;
 	case DS_AEV_MFAIL:
-		if (!o->in_compaction && x >= 0 && x < DS_NFAILKINDS)
-			a->failkind[x]++;
-		else if (!o->in_compaction)
-			a->failkind[DS_FK_OTHER]++;
+		/* y: the folio's pages */
+		if (!o->in_compaction)
+			a->failkind[x >= 0 && x < DS_NFAILKINDS ? x : DS_FK_OTHER] += y > 0 ? y : 1;
 		return;
 	case DS_AEV_CBEGIN:
 		if (!o->in_compaction++)
