@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "dataset/dataset.h"
+#include "report/report.h"
 
 static const char fixture[] = TEST_DATA "/results/attr-fixture";
 
@@ -273,6 +274,27 @@ static void test_loss_cut(void **state)
 	rm_copy(dir);
 }
 
+/* The report says where the slowest request of each set-up and size went */
+static void test_report(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+
+	(void)state;
+	load(&ds, fixture);
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "16384 pages: where the kernel-side time went"));
+	assert_non_null(strstr(txt.buf, "- gcma, 16384 pages (4 attributed): the slowest, gcma-r1 "
+				       "seq 9, 11.1 ms, spent 90% of it taking the free range and 78% "
+				       "switched out while runnable; 0 busy retries"));
+	assert_non_null(strstr(txt.buf, "- cma, 32700 pages (3 attributed): the slowest, cma-r1 seq "
+				       "4, 743.4 ms (failed), spent 63% of it isolating and draining "
+				       "the range and 79% switched out while runnable; 69 busy retries"));
+	sb_free(&txt);
+	dataset_free(&ds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_gcma_switched_out),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_loss_cut),
+		cmocka_unit_test(test_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -322,3 +322,97 @@ int attr_plot_data(const struct report_col *cols, size_t ncols, const long long 
 	ret |= write_text(outdir, "plot-attr-scatter.dat", sb_detach(&scatter));
 	return ret;
 }
+
+/* The largest of n values: its index. */
+static int largest(const long long *v, int n)
+{
+	int b = 0;
+
+	for (int i = 1; i < n; i++)
+		b = v[i] > v[b] ? i : b;
+	return b;
+}
+
+/*
+ * One sentence per set-up and size: where the slowest attributed request's
+ * kernel-side time went, the phase and the state with the largest share,
+ * what it moved, retried and failed to move.
+ */
+void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
+{
+	static const char *const phase_what[DS_NPHASES] = {
+		"isolating and draining the range", "migrating pages",
+		"taking the range back from cleancache", "taking the free range",
+		"in unattributed intervals",
+	};
+	static const char *const state_what[DS_NSTATES] = {
+		"on CPU", "switched out while runnable", "blocked",
+	};
+	static const char *const kind_what[DS_NFAILKINDS] = {
+		"anonymous", "dirty file", "under writeback", "pinned", "unevictable", "other",
+	};
+	struct strbuf out;
+
+	if (!ds->nattrs)
+		return;
+	sb_init(&out);
+	for (size_t s = 0; s < ds->sections.n; s++) {
+		struct report_col c = { ds->sections.v[s], ds, ds->sections.v[s] };
+		long long *sizes;
+		size_t nsizes = all_sizes(&c, 1, "", &sizes);
+
+		for (size_t z = 0; z < nsizes; z++) {
+			const struct ds_attr_row **rows, *w = NULL;
+			size_t n = col_attrs(&c, sizes[z], &rows);
+			long long ph[DS_NPHASES], st[DS_NSTATES], total;
+			const struct ds_alloc *a;
+			const struct ds_attr *at;
+			int bp, bs;
+
+			for (size_t i = 0; i < n; i++)
+				if (!w || ds->allocs[rows[i]->alloc].kernel_ns >
+					  ds->allocs[w->alloc].kernel_ns)
+					w = rows[i];
+			free(rows);
+			if (!w)
+				continue;
+			a = &ds->allocs[w->alloc];
+			at = &w->at;
+			total = ds_attr_total(at);
+			for (int p = 0; p < DS_NPHASES; p++)
+				ph[p] = ds_attr_phase(at, p);
+			for (int t = 0; t < DS_NSTATES; t++)
+				st[t] = ds_attr_state(at, t);
+			bp = largest(ph, DS_NPHASES);
+			bs = largest(st, DS_NSTATES);
+			sb_addf(&out, "- %s, %lld pages (%zu attributed): the slowest, %s seq %lld, "
+				"%.1f ms%s, spent %.0f%% of it %s", c.section, sizes[z], n,
+				ds->runs[a->run].name, a->seq, a->kernel_ns / 1e6,
+				a->success ? "" : " (failed)", 100.0 * ph[bp] / total, phase_what[bp]);
+			if (at->sched_traced)
+				sb_addf(&out, " and %.0f%% %s", 100.0 * st[bs] / total, state_what[bs]);
+			sb_addf(&out, "; %lld busy retries, %lld pages migrated, %lld reclaimed, %lld "
+				"dropped from cleancache, %lld page migrations failed", at->retries,
+				at->migrated, at->reclaimed, at->dropped, at->failed);
+			if (at->failkind_traced) {
+				long long all = 0;
+				int bk = largest(at->failkind, DS_NFAILKINDS);
+
+				for (int k = 0; k < DS_NFAILKINDS; k++)
+					all += at->failkind[k];
+				if (all)
+					sb_addf(&out, " (of the pages that would not move, %.0f%% %s)",
+						100.0 * at->failkind[bk] / all, kind_what[bk]);
+			}
+			sb_add(&out, ".\n");
+		}
+		free(sizes);
+	}
+	if (out.len) {
+		if (md)
+			sb_addf(md, "## Where the slowest requests' time went\n\n%s\n", out.buf);
+		if (txt)
+			sb_addf(txt, "Where the slowest requests' time went\n\n%s\n", out.buf);
+	}
+	sb_free(&out);
+}

@@ -193,7 +193,7 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
 	static const char *const phase_what[DS_NPHASES] = {
 		"isolating and draining the range", "migrating pages",
 		"taking the range back from cleancache", "taking the free range",
-		"unattributed intervals",
+		"in unattributed intervals",
 	};
 	static const char *const state_what[DS_NSTATES] = {
 		"on CPU", "switched out while runnable", "blocked",

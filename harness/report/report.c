@@ -804,6 +804,7 @@ void report_dataset(const struct dataset *ds, const char *baseline, struct strbu
 		sb_addf(md, "# cmabench report: %s\n\n", ds->run_id);
 	sections_summary(ds, txt, md);
 	report_regimes(ds, txt, md);
+	report_slowest(ds, txt, md);
 	/* the tables first: the primaries are tested on their rows' values */
 	report_tables(cols, n, &ts);
 	report_primaries(ds, cols, n, &ts, txt, md);
