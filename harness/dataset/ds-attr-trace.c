@@ -25,6 +25,7 @@ struct export_ctx {
 	size_t nopen, capopen;
 	struct strbuf *csv;
 	size_t rows;
+	size_t phase_rows;                  /* of events that bound a phase */
 	/* each CPU's last event: where a CPU whose buffer filled stopped */
 	unsigned long long cpu_last[DS_ATTR_CPUS];
 };
@@ -79,6 +80,8 @@ static void row(struct export_ctx *c, unsigned long long ts, int pid, enum ds_ae
 		return;
 	sb_addf(c->csv, "%llu,%d,%s,%lld,%lld\n", ts, pid, ds_aev_names[ev], a, b);
 	c->rows++;
+	c->phase_rows += ev == DS_AEV_ISOLATE || ev == DS_AEV_MIGRATED || ev == DS_AEV_TEST ||
+			 ev == DS_AEV_GSTART || ev == DS_AEV_GFINISH;
 }
 
 /*
@@ -154,9 +157,13 @@ static int export_event(struct tracecmd_input *h, struct tep_record *rec, int cp
 }
 
 /*
- * Writes run_dir/trace-attr.csv from trace.dat when the trace has any
- * event beyond cma's (a trace=attribution run); 0 when there was nothing
- * to write.
+ * Writes run_dir/trace-attr.csv from trace.dat when events that bound a
+ * phase occurred inside the requests (a trace=attribution run: every CMA
+ * attempt ends in test_pages_isolated, every GCMA request takes its range
+ * back between gcma events). A trace of the cma events, or of cma and
+ * sched_switch, gets none (trace.dat holds the formats of events that
+ * were not enabled: their presence says nothing); 0 when nothing was
+ * written.
  */
 int dataset_export_attr(const char *run_dir, struct strbuf *errs)
 {
@@ -195,6 +202,8 @@ int dataset_export_attr(const char *run_dir, struct strbuf *errs)
 	for (int cpu = 0; cpu < DS_ATTR_CPUS; cpu++)
 		if (c.cpu_last[cpu])
 			sb_addf(&rows, "%llu,-1,cpuend,%d,0\n", c.cpu_last[cpu], cpu);
+	if (!c.phase_rows)
+		goto out;
 	if (write_file(out, rows.buf, rows.len)) {
 		sb_addf(errs, "%s%s: %s", errs->len ? "; " : "", out, strerror(errno));
 		ret = -1;
