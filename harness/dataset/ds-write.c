@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void csv_run(struct strbuf *sb, const struct ds_run *r)
 {
@@ -259,7 +260,15 @@ int dataset_write_csv(const struct dataset *ds, const char *outdir)
 		ret |= write_text(outdir, "samples.csv", samples);
 	if ((jobs = dataset_jobs_csv(ds)))
 		ret |= write_text(outdir, "jobs.csv", jobs);
-	if ((attr = dataset_attr_csv(ds)))
+	if ((attr = dataset_attr_csv(ds))) {
 		ret |= write_text(outdir, "attribution.csv", attr);
+	} else {
+		/* none left from an earlier report of other data */
+		char *old = path_join(outdir, "attribution.csv");
+
+		if (unlink(old) && errno != ENOENT)
+			ret |= -1;
+		free(old);
+	}
 	return ret;
 }
