@@ -4,8 +4,9 @@
  * medians, or whose failure rate differs from the mean of theirs by 50
  * points or more. Each is named with what differs from the runs that kept
  * the set-up's regime: the counters outside their range, the anonymous
- * memory it held, and where its attributed requests' time went. Such runs stay in every test: a regime
- * is part of the answer, not an outlier to drop.
+ * memory it held, and where its attributed requests' time went. Such runs
+ * stay in every test: a regime is part of the answer, not an outlier to
+ * drop.
  */
 #include "report/report-internal.h"
 
