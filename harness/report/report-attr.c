@@ -17,7 +17,10 @@ static const char *const state_label[DS_NSTATES] = {
 	"on CPU", "runnable, switched out", "blocked",
 };
 static const char *const kind_label[DS_NFAILKINDS] = {
-	"anonymous", "file, dirty", "file, under writeback", "pinned", "unevictable", "other",
+	"anonymous", "file, dirty", "file, under writeback", "pinned", "unevictable",
+	/* isolated pages are LRU or movable ones: left are clean file pages and
+	 * non-LRU movable ones, whose blocker was gone when they were classified */
+	"other: clean file or non-LRU, no blocker seen",
 };
 
 /* The attributed requests of pages pages in column c's runs. */
@@ -349,7 +352,8 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 		"on CPU", "switched out while runnable", "blocked",
 	};
 	static const char *const kind_what[DS_NFAILKINDS] = {
-		"anonymous", "dirty file", "under writeback", "pinned", "unevictable", "other",
+		"anonymous", "dirty file", "under writeback", "pinned", "unevictable",
+		"clean file or non-LRU pages with no blocker seen when classified",
 	};
 	struct strbuf out;
 

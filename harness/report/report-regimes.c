@@ -237,7 +237,8 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
 		char *f = count_text((double)failed);
 		static const char *const kind_what[DS_NFAILKINDS] = {
 			"anonymous pages", "dirty file pages", "file pages under writeback",
-			"pinned pages", "unevictable pages", "pages of no kind named",
+			"pinned pages", "unevictable pages",
+			"clean file or non-LRU pages with no blocker seen when classified",
 		};
 
 		for (int k = 0; k < DS_NFAILKINDS; k++) {
