@@ -326,6 +326,30 @@ int attr_plot_data(const struct report_col *cols, size_t ncols, const long long 
 	return ret;
 }
 
+/*
+ * "55% what[5], 45% what[1]": the kinds of pages that would not migrate, by
+ * share, largest first, those of at least 1%; nothing when none counted.
+ */
+void report_kinds_text(struct strbuf *sb, const long long *kinds, const char *const *what)
+{
+	long long all = 0;
+	bool done[DS_NFAILKINDS] = { false };
+
+	for (int k = 0; k < DS_NFAILKINDS; k++)
+		all += kinds[k];
+	for (int n = 0; all && n < DS_NFAILKINDS; n++) {
+		int b = -1;
+
+		for (int k = 0; k < DS_NFAILKINDS; k++)
+			if (!done[k] && (b < 0 || kinds[k] > kinds[b]))
+				b = k;
+		done[b] = true;
+		if (100.0 * kinds[b] / all < 1)
+			break;
+		sb_addf(sb, "%s%.0f%% %s", n ? ", " : "", 100.0 * kinds[b] / all, what[b]);
+	}
+}
+
 /* The largest of n values: its index. */
 static int largest(const long long *v, int n)
 {
@@ -398,15 +422,10 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 			sb_addf(&out, "; %lld busy retries, %lld pages migrated, %lld reclaimed, %lld "
 				"dropped from cleancache, %lld page migrations failed", at->retries,
 				at->migrated, at->reclaimed, at->dropped, at->failed);
-			if (at->failkind_traced) {
-				long long all = 0;
-				int bk = largest(at->failkind, DS_NFAILKINDS);
-
-				for (int k = 0; k < DS_NFAILKINDS; k++)
-					all += at->failkind[k];
-				if (all)
-					sb_addf(&out, " (of the pages that would not move, %.0f%% %s)",
-						100.0 * at->failkind[bk] / all, kind_what[bk]);
+			if (at->failkind_traced && at->failed) {
+				sb_add(&out, " (of the pages that would not move: ");
+				report_kinds_text(&out, at->failkind, kind_what);
+				sb_add(&out, ")");
 			}
 			sb_add(&out, ".\n");
 		}

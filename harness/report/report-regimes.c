@@ -232,8 +232,6 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
 		sb_addf(sb, " (the other runs' attributed requests: %.0f%% and %.0f%%)",
 			100.0 * oph[bp] / ototal, 100.0 * ost[bs] / ototal);
 	if (traced && failed) {
-		long long all = 0;
-		size_t bk = 0;
 		char *f = count_text((double)failed);
 		static const char *const kind_what[DS_NFAILKINDS] = {
 			"anonymous pages", "dirty file pages", "file pages under writeback",
@@ -241,13 +239,8 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
 			"clean file or non-LRU pages with no blocker seen when classified",
 		};
 
-		for (int k = 0; k < DS_NFAILKINDS; k++) {
-			all += kinds[k];
-			bk = kinds[k] > kinds[bk] ? (size_t)k : bk;
-		}
-		if (all)
-			sb_addf(sb, "; of its %s failed page migrations, %.0f%% were %s", f,
-				100.0 * kinds[bk] / all, kind_what[bk]);
+		sb_addf(sb, "; of its %s failed page migrations: ", f);
+		report_kinds_text(sb, kinds, kind_what);
 		free(f);
 	}
 }
@@ -258,9 +251,16 @@ static void size_sentence(long long pages, const struct run_size *r, double omed
 {
 	char *m = time_text(r->median), *o = time_text(omed);
 
+	double x = omed > 0 ? r->median / omed : INFINITY;
+
+	/* x0.42 for a run faster than the others, 123x for a slower one */
 	sb_addf(sb, "%s%lld pages: median %s%s against %s (the median of the other %zu runs' "
-		"medians, %.0fx)", sb->len ? "; at " : "at ", pages, r->timed_out ? "> " : "", m,
-		o, nothers, omed > 0 ? r->median / omed : INFINITY);
+		"medians, ", sb->len ? "; at " : "at ", pages, r->timed_out ? "> " : "", m, o,
+		nothers);
+	if (x < 1)
+		sb_addf(sb, "x%.2g)", x);
+	else
+		sb_addf(sb, "%.0fx)", x);
 	if (r->failed || ofail > 0)
 		sb_addf(sb, ", %zu of %zu requests failed (%.0f%%; the other runs %.0f%%)",
 			r->failed, r->n, r->fail_pct, ofail);
