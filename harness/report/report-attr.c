@@ -391,7 +391,7 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 
 		for (size_t z = 0; z < nsizes; z++) {
 			const struct ds_attr_row **rows, *w = NULL;
-			size_t n = col_attrs(&c, sizes[z], &rows);
+			size_t n = col_attrs(&c, sizes[z], &rows), all = 0;
 			long long ph[DS_NPHASES], st[DS_NSTATES], total;
 			const struct ds_alloc *a;
 			const struct ds_attr *at;
@@ -404,6 +404,10 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 			free(rows);
 			if (!w)
 				continue;
+			/* the requests of that size: those not attributed may be slower */
+			for (size_t i = 0; i < ds->nallocs; i++)
+				all += ds->allocs[i].pages == sizes[z] && !ds->allocs[i].tag[0] &&
+				       col_run(&c, ds->allocs[i].run);
 			a = &ds->allocs[w->alloc];
 			at = &w->at;
 			total = ds_attr_total(at);
@@ -413,8 +417,9 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 				st[t] = ds_attr_state(at, t);
 			bp = largest(ph, DS_NPHASES);
 			bs = largest(st, DS_NSTATES);
-			sb_addf(&out, "- %s, %lld pages (%zu attributed): the slowest, %s seq %lld, "
-				"%.1f ms%s, spent %.0f%% of it %s", c.section, sizes[z], n,
+			sb_addf(&out, "- %s, %lld pages (%zu of %zu requests attributed): the slowest "
+				"attributed, %s seq %lld, %.1f ms%s, spent %.0f%% of it %s", c.section,
+				sizes[z], n, all,
 				ds->runs[a->run].name, a->seq, a->kernel_ns / 1e6,
 				a->success ? "" : " (failed)", 100.0 * ph[bp] / total, phase_what[bp]);
 			if (at->sched_traced)
