@@ -659,6 +659,58 @@ static void test_kernel_subset(void **state)
 	dataset_free(&ds);
 }
 
+/*
+ * Regimes: fake()'s runs differ by 10 us a run, none changes regime. Then
+ * fast-r3 takes 20x as long, with 1.49 M failed migrations against 0-18,
+ * and every request of slow-r1 fails: both are named, with what differs.
+ */
+static void test_regimes(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+
+	(void)state;
+	fake(&ds);
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "No run changed regime"));
+	assert_non_null(strstr(txt.buf, "(10 run-size cells"));
+	sb_free(&txt);
+	for (size_t i = 0; i < ds.nallocs; i++) {
+		struct ds_alloc *a = &ds.allocs[i];
+
+		if (a->run == 2)
+			a->user_ns *= 20;
+		if (a->run == RUNS)
+			a->success = 0;
+	}
+	ds.ncounters = ds.cap_counters = RUNS;
+	ds.counters = xcalloc(RUNS, sizeof(*ds.counters));
+	for (size_t r = 0; r < RUNS; r++) {
+		ds.counters[r].run = r;
+		ds.counters[r].source = xstrdup("vmstat");
+		ds.counters[r].name = xstrdup("pgmigrate_fail");
+		ds.counters[r].before = 100;
+		ds.counters[r].after = 100 + (r == 2 ? 1490000 : (long long)r * 6);
+	}
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_null(strstr(txt.buf, "No run changed regime"));
+	assert_non_null(strstr(txt.buf, "2 run(s) changed regime"));
+	/* others' medians 1035, 1045, 1065, 1075 us: 1055; fast-r3's 20x that */
+	assert_non_null(strstr(txt.buf, "- fast-r3 (fast): at 512 pages: median 21.1 ms against "
+				       "1.1 ms (the median of the other 4 runs' medians, 20x)"));
+	assert_non_null(strstr(txt.buf, "1.49 M page migrations failed (pgmigrate_fail; the other 4 "
+				       "runs 0-24)"));
+	assert_non_null(strstr(txt.buf, "- slow-r1 (slow): at 512 pages: median"));
+	assert_non_null(strstr(txt.buf, "8 of 8 requests failed (100%; the other runs 0%)"));
+	/* the other runs are not named */
+	assert_null(strstr(txt.buf, "- fast-r1 ("));
+	assert_null(strstr(txt.buf, "- slow-r2 ("));
+	sb_free(&txt);
+	dataset_free(&ds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -679,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_script_outputs),
 		cmocka_unit_test(test_fill),
 		cmocka_unit_test(test_kernel_subset),
+		cmocka_unit_test(test_regimes),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);

@@ -333,7 +333,8 @@ static void test_value_lists(void **state)
 	assert_non_null(strstr(errs.buf, "'glue' is not a pin mode (vmsplice, dio)"));
 	/* a list known at run time: every kernel variant */
 	assert_int_equal(scenario_override(&s, "kernel=mine", &ctx, &errs), 1);
-	assert_non_null(strstr(errs.buf, "'mine' is not a kernel variant (gcma, gcma-debug, gcma-lockstat, vanilla)"));
+	assert_non_null(strstr(errs.buf, "'mine' is not a kernel variant (gcma, gcma-debug, "
+				       "gcma-lockstat, vanilla, vanilla-traced)"));
 	assert_int_equal(scenario_override(&s, "kernel=", &ctx, &errs), 1);
 	assert_int_equal(scenario_override(&s, "job=", &ctx, &errs), 0);
 	assert_null(s.runs[0].job);

@@ -30,7 +30,8 @@ static void assert_configs(const struct kvariant *v, const char *arch, const cha
 
 /*
  * The three files of the C table they replaced hold what it held; then
- * gcma-lockstat (lock statistics for contention measurements).
+ * gcma-lockstat (lock statistics for contention measurements) and
+ * vanilla-traced (vanilla with the head of the series, series-traced).
  */
 static void test_shipped(void **state)
 {
@@ -40,12 +41,20 @@ static void test_shipped(void **state)
 	(void)state;
 	if (kvariants_load(srcdir, &errs))
 		fail_msg("%s", errs.buf);
-	assert_int_equal(kvariants_count(), 4);
+	assert_int_equal(kvariants_count(), 5);
 	/* sorted by name */
 	assert_string_equal(kvariant_at(0)->name, "gcma");
 	assert_string_equal(kvariant_at(1)->name, "gcma-debug");
 	assert_string_equal(kvariant_at(2)->name, "gcma-lockstat");
 	assert_string_equal(kvariant_at(3)->name, "vanilla");
+	assert_string_equal(kvariant_at(4)->name, "vanilla-traced");
+
+	v = kvariant_find("vanilla-traced");
+	assert_non_null(v);
+	assert_string_equal(v->series, "series-traced");
+	assert_false(v->has_gcma);
+	assert_configs(v, "x86_64", "base.config");
+	assert_configs(v, "arm64", "arm64.config");
 
 	v = kvariant_find("vanilla");
 	assert_non_null(v);
@@ -132,7 +141,7 @@ static void test_extra_dir(void **state)
 	if (kvariants_load(srcdir, &errs))
 		fail_msg("%s", errs.buf);
 	unsetenv("CMABENCH_VARIANTS");
-	assert_int_equal(kvariants_count(), 6);
+	assert_int_equal(kvariants_count(), 7);
 	assert_non_null(kvariant_find("mine"));
 	assert_non_null(kvariant_find("mine-plus"));
 	assert_non_null(kvariant_find("gcma"));

@@ -19,6 +19,7 @@ struct ds_reader {
 static const struct ds_reader readers[] = {
 	{ "alloc.csv", ds_read_alloc },
 	{ "trace-cma.csv", ds_read_trace },
+	{ "trace-attr.csv", ds_read_attr },
 	{ "alloc.csv (bursts)", ds_derive_bursts },
 	{ "fio-*.json, bg-fio-*.json", ds_read_fio },
 	{ "snapshots/", ds_read_snapshots },
@@ -381,6 +382,7 @@ void dataset_free(struct dataset *ds)
 		free(r->arch);
 		sl_free(&r->problems);
 	}
+	free(ds->attrs);
 	for (size_t i = 0; i < ds->nfios; i++) {
 		free(ds->fios[i].file);
 		free(ds->fios[i].job);

@@ -11,6 +11,7 @@
 #ifndef CMB_DATASET_H
 #define CMB_DATASET_H
 
+#include "dataset/ds-attr.h"
 #include "lib/calib.h"
 #include "lib/util.h"
 
@@ -23,6 +24,7 @@ struct ds_run {
 	int rep;
 	bool in_metadata;           /* listed in the top-level metadata.json */
 	bool has_trace;             /* trace-cma.csv was read */
+	bool has_attr;              /* trace-attr.csv was read (trace=attribution) */
 	/* What metadata.json says of the run ("?" / -1 where it does not). */
 	char *scenario, *kernel_version, *accel;
 	char *area;                 /* CMA area allocated from, NULL if none */
@@ -71,6 +73,8 @@ struct ds_alloc {
 	long long kernel_ns;        /* cma_alloc_finish - cma_alloc_start */
 	long long retries;          /* cma_alloc_busy_retry events in between */
 	long long kerrno;           /* cma_alloc_finish errorno */
+	unsigned long long kts;     /* its cma_alloc_start's time, 0 if untraced */
+	int kpid;                   /* the task that made it */
 	long long free_ns;
 	int success, err;
 	int timed_out;              /* aborted at its deadline: user_ns is censored there */
@@ -117,6 +121,12 @@ struct ds_sample {
 	bool derived;               /* computed here, not read */
 };
 
+/* A request's attribution (trace-attr.csv, ds-attr.h): one per traced request. */
+struct ds_attr_row {
+	size_t alloc;               /* index into dataset.allocs */
+	struct ds_attr at;
+};
+
 /* One timed foreground job (jobtime.csv). */
 struct ds_job {
 	size_t run;
@@ -141,6 +151,8 @@ struct dataset {
 	size_t nsamples, cap_samples;
 	struct ds_job *jobs;
 	size_t njobs, cap_jobs;
+	struct ds_attr_row *attrs;
+	size_t nattrs, cap_attrs;
 	struct strlist sections;    /* in the order of the top-level metadata */
 	char *baseline;             /* the scenario's baseline section, NULL if it names none */
 	char *primary;              /* the scenario's primary comparisons, NULL if none declared */
@@ -198,6 +210,10 @@ void dataset_free(struct dataset *ds);
  * the fault are written.
  */
 int dataset_export_trace(const char *run_dir, struct strbuf *errs);
+/* Writes run_dir/trace-attr.csv (ts_ns,pid,event,a,b: the attribution's
+ * events of each task inside its requests) when trace.dat has events
+ * beyond cma's; called by dataset_export_trace. */
+int dataset_export_attr(const char *run_dir, struct strbuf *errs);
 /* A run directory's alloc.csv: rows, failed ones (timed out included) and
  * timed-out ones; false without the file. Called by run (its summary). */
 bool dataset_alloc_counts(const char *run_dir, long long *rows, long long *failed,
@@ -217,6 +233,8 @@ char *dataset_fio_csv(const struct dataset *ds);
 char *dataset_counters_csv(const struct dataset *ds);
 char *dataset_samples_csv(const struct dataset *ds);
 char *dataset_jobs_csv(const struct dataset *ds);
+/* attribution.csv: one row per attributed request; NULL when none is. */
+char *dataset_attr_csv(const struct dataset *ds);
 
 /* Derives the bursts again from the allocations (for data sets built by hand). */
 void dataset_derive_bursts(struct dataset *ds);

@@ -239,6 +239,8 @@ int dataset_export_trace(const char *run_dir, struct strbuf *errs)
 			sb_addf(errs, "%s%s: %s", ret ? "; " : "", csv, strerror(errno));
 			ret = -1;
 		}
+		if (!ret && dataset_export_attr(run_dir, errs))
+			ret = -1;
 	}
 	sb_free(&rows);
 	free(dat);
@@ -386,6 +388,8 @@ void ds_read_trace(struct dataset *ds, size_t ri)
 			continue;
 		}
 		a->kernel_ns = (long long)(kp->k[k].ts_end - kp->k[k].ts_start);
+		a->kts = kp->k[k].ts_start;
+		a->kpid = kp->k[k].pid;
 		a->kerrno = kp->k[k].errorno;
 	}
 	skipped += kp->nk > next ? kp->nk - next : 0;

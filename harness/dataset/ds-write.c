@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void csv_run(struct strbuf *sb, const struct ds_run *r)
 {
@@ -192,10 +193,52 @@ char *dataset_runs_csv(const struct dataset *ds)
 	return sb_detach(&sb);
 }
 
+char *dataset_attr_csv(const struct dataset *ds)
+{
+	struct strbuf sb;
+
+	if (!ds->nattrs)
+		return NULL;
+	sb_init(&sb);
+	sb_add(&sb, "run,section,rep,setup,kernel,status,seq,pages,success,kernel_latency_ns");
+	for (int p = 0; p < DS_NPHASES; p++)
+		for (int t = 0; t < DS_NSTATES; t++)
+			sb_addf(&sb, ",%s_%s_ns", ds_phase_names[p], ds_tstate_names[t]);
+	sb_add(&sb, ",compaction_ns,busy_retries,isolated,migrated,migrate_failed,reclaimed,dropped,"
+	       "fill");
+	for (int k = 0; k < DS_NFAILKINDS; k++)
+		sb_addf(&sb, ",fail_%s", ds_failkind_names[k]);
+	sb_add(&sb, ",sched_traced\n");
+	for (size_t i = 0; i < ds->nattrs; i++) {
+		const struct ds_attr *at = &ds->attrs[i].at;
+		const struct ds_alloc *a = &ds->allocs[ds->attrs[i].alloc];
+
+		csv_run(&sb, &ds->runs[a->run]);
+		csv_put_ll(&sb, a->seq, DS_NONE);
+		csv_put_ll(&sb, a->pages, DS_NONE);
+		sb_addf(&sb, ",%d", a->success);
+		csv_put_ll(&sb, a->kernel_ns, DS_NONE);
+		for (int p = 0; p < DS_NPHASES; p++)
+			for (int t = 0; t < DS_NSTATES; t++)
+				sb_addf(&sb, ",%lld", at->ns[p][t]);
+		sb_addf(&sb, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,", at->compaction_ns, at->retries,
+			at->isolated, at->migrated, at->failed, at->reclaimed, at->dropped);
+		if (a->pages > 0)
+			sb_addf(&sb, "%.4f", (double)ds_attr_moved(at) / (double)a->pages);
+		for (int k = 0; k < DS_NFAILKINDS; k++)
+			if (at->failkind_traced)
+				sb_addf(&sb, ",%lld", at->failkind[k]);
+			else
+				sb_add(&sb, ",");
+		sb_addf(&sb, ",%d\n", at->sched_traced);
+	}
+	return sb_detach(&sb);
+}
+
 int dataset_write_csv(const struct dataset *ds, const char *outdir)
 {
 	struct strbuf probs;
-	char *samples, *jobs;
+	char *samples, *jobs, *attr;
 	int ret = 0;
 
 	if (mkdir_p(outdir)) {
@@ -217,5 +260,15 @@ int dataset_write_csv(const struct dataset *ds, const char *outdir)
 		ret |= write_text(outdir, "samples.csv", samples);
 	if ((jobs = dataset_jobs_csv(ds)))
 		ret |= write_text(outdir, "jobs.csv", jobs);
+	if ((attr = dataset_attr_csv(ds))) {
+		ret |= write_text(outdir, "attribution.csv", attr);
+	} else {
+		/* none left from an earlier report of other data */
+		char *old = path_join(outdir, "attribution.csv");
+
+		if (unlink(old) && errno != ENOENT)
+			ret |= -1;
+		free(old);
+	}
 	return ret;
 }

@@ -53,6 +53,19 @@ void censored_burst_rows(struct table *t, const struct report_col *cols, size_t 
 int censored_plot_data(const struct report_col *cols, size_t ncols, const long long *sizes,
 		       size_t nsizes, const char *outdir, struct strbuf *vars);
 
+/* report-attr.c: where the kernel-side time went (docs/attribution.md) */
+void attr_tables(struct tables *ts, const struct report_col *cols, size_t ncols);
+int attr_plot_data(const struct report_col *cols, size_t ncols, const long long *sizes,
+		   size_t nsizes, const char *outdir, struct strbuf *vars);
+/* A request's share (%) of phase (state < 0), of state (phase < 0), or of both. */
+double report_attr_share(const struct ds_attr *at, int phase, int state);
+/* "55% what[5], 45% what[1]": kinds of pages that would not migrate, by share. */
+void report_kinds_text(struct strbuf *sb, const long long *kinds, const char *const *what);
+/* One sentence per set-up and size on the slowest attributed request. */
+void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf *md);
+/* report-regimes.c: the runs that changed regime, named with what differs */
+void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf *md);
+
 /* report-runs.c */
 void job_tables(struct tables *ts, const struct report_col *cols, size_t ncols);
 void fio_tables(struct tables *ts, const struct report_col *cols, size_t ncols);

@@ -173,6 +173,7 @@ int report_plot_data(const struct dataset *ds, const char *outdir)
 		ret |= write_text(outdir, "plot-bursts.dat", sb_detach(&b));
 	}
 	ret |= censored_plot_data(cols, n, sizes, nsizes, outdir, &vars);
+	ret |= attr_plot_data(cols, n, sizes, nsizes, outdir, &vars);
 	sb_addf(&vars, "# <side>-<pages> of the plot-latency-*.dat files that have samples\n"
 		"latency_sets = \"%s\"\nhave_fio = %d\n", cdfs.buf, strchr(fio.buf, '\n')[1] != '\0');
 	sb_free(&cdfs);

@@ -405,6 +405,7 @@ void report_tables(const struct report_col *cols, size_t ncols, struct tables *t
 	}
 	sl_free(&tags);
 	phase_table(ts, cols, ncols);
+	attr_tables(ts, cols, ncols);
 	burst_table(ts, cols, ncols);
 	job_tables(ts, cols, ncols);
 	fio_tables(ts, cols, ncols);
@@ -802,6 +803,8 @@ void report_dataset(const struct dataset *ds, const char *baseline, struct strbu
 	if (md)
 		sb_addf(md, "# cmabench report: %s\n\n", ds->run_id);
 	sections_summary(ds, txt, md);
+	report_regimes(ds, txt, md);
+	report_slowest(ds, txt, md);
 	/* the tables first: the primaries are tested on their rows' values */
 	report_tables(cols, n, &ts);
 	report_primaries(ds, cols, n, &ts, txt, md);

@@ -216,7 +216,9 @@ static const struct key_def keys[] = {
 		  "tracing. The data set reads the `cma` events only; `gcma` and `cleancache` "
 		  "events come by the thousand per second under a full cleancache and can fill the "
 		  "buffer: ask for them (`trace=cma,gcma,cleancache`) only for a look at single "
-		  "events" },
+		  "events. `attribution` (alone or in the list): the events of the allocating task "
+		  "only that attribute each request's time (`trace-attr.csv`, "
+		  "`data/attribution.csv`, docs/attribution.md)" },
 	{ "fill", K_FILL, T_LONG, OFF(fill), .def = "0", .min = 0, .max = 100,
 	  .help = "the area's occupancy by its natural tenants, in %, that a fill phase reaches "
 		  "before the first allocation and keeps while the allocations run (below); `0`: "

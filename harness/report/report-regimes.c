@@ -1,0 +1,375 @@
+/*
+ * Runs that changed regime, named (docs/reports.md, "Regimes"): a run whose
+ * median at a size is at least 10x the median of its set-up's other runs'
+ * medians, or whose failure rate differs from the mean of theirs by 50
+ * points or more. Each is named with what differs from the runs that kept
+ * the set-up's regime: the counters outside their range, the anonymous
+ * memory it held, and where its attributed requests' time went. Such runs
+ * stay in every test: a regime is part of the answer, not an outlier to
+ * drop.
+ */
+#include "report/report-internal.h"
+
+#include <stdio.h>
+
+#define REGIME_FACTOR 10.0
+#define REGIME_POINTS 50.0
+
+/* A run's requests of one size: median user-side latency (us), failures. */
+struct run_size {
+	size_t run;
+	double median, fail_pct;
+	size_t n, failed, timed_out;
+};
+
+static bool run_size_of(const struct report_col *c, size_t run, long long pages,
+			struct run_size *out)
+{
+	struct dvec v = { 0 };
+
+	memset(out, 0, sizeof(*out));
+	out->run = run;
+	for (size_t i = 0; i < c->ds->nallocs; i++) {
+		const struct ds_alloc *a = &c->ds->allocs[i];
+
+		if (a->run != run || a->pages != pages || a->tag[0])
+			continue;
+		dv_add(&v, a->user_ns / 1000.0);
+		out->failed += !a->success;
+		out->timed_out += a->timed_out;
+	}
+	out->n = v.n;
+	out->median = dv_median(&v);
+	out->fail_pct = v.n ? 100.0 * out->failed / v.n : NAN;
+	dv_free(&v);
+	return out->n > 0;
+}
+
+/* "1.49 M", "31.2 k", "18" */
+static char *count_text(double x)
+{
+	if (fabs(x) >= 1e6)
+		return xasprintf("%.2f M", x / 1e6);
+	if (fabs(x) >= 1e4)
+		return xasprintf("%.1f k", x / 1e3);
+	return xasprintf("%.0f", x);
+}
+
+/* "850 us", "12.3 ms", "85.2 s" */
+static char *time_text(double us)
+{
+	if (us >= 1e6)
+		return xasprintf("%.1f s", us / 1e6);
+	if (us >= 1e3)
+		return xasprintf("%.1f ms", us / 1e3);
+	return xasprintf("%.0f us", us);
+}
+
+static const struct {
+	const char *source, *name, *what;
+} regime_counters[] = {
+	{ "vmstat", "pgmigrate_fail", "page migrations failed" },
+	{ "vmstat", "pgmigrate_success", "pages migrated" },
+	{ "vmstat", "compact_stall", "direct compaction stalls" },
+	{ "vmstat", "pgscan_direct", "pages scanned by direct reclaim" },
+	{ "vmstat", "cma_alloc_fail", "failed CMA allocations" },
+};
+
+/*
+ * A counter differs when the run's delta lies outside the other runs'
+ * range and at least 2x beyond its nearer end.
+ */
+static void counter_sentences(const struct dataset *ds, size_t run, const size_t *others,
+			      size_t nothers, struct strbuf *sb)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(regime_counters); k++) {
+		long long d, after;
+		double lo = INFINITY, hi = -INFINITY;
+		size_t seen = 0;
+		char *a, *l, *h;
+
+		if (!ds_counter_delta(ds, run, regime_counters[k].source, regime_counters[k].name,
+				      &d, &after))
+			continue;
+		for (size_t o = 0; o < nothers; o++) {
+			long long od;
+
+			if (!ds_counter_delta(ds, others[o], regime_counters[k].source,
+					      regime_counters[k].name, &od, &after))
+				continue;
+			lo = (double)od < lo ? (double)od : lo;
+			hi = (double)od > hi ? (double)od : hi;
+			seen++;
+		}
+		if (!seen || !((double)d > 2 * hi || (double)d * 2 < lo))
+			continue;
+		a = count_text((double)d);
+		l = count_text(lo);
+		h = count_text(hi);
+		sb_addf(sb, "; %s %s (%s; the other %zu runs %s%s%s)", a, regime_counters[k].what,
+			regime_counters[k].name, seen, l, lo < hi ? "-" : "", lo < hi ? h : "");
+		free(a);
+		free(l);
+		free(h);
+	}
+}
+
+/* The run's mean of a 1 s sample, NAN without samples. */
+static double sample_mean(const struct dataset *ds, size_t run, const char *name)
+{
+	double s = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < ds->nsamples; i++)
+		if (ds->samples[i].run == run && !strcmp(ds->samples[i].name, name)) {
+			s += ds->samples[i].value;
+			n++;
+		}
+	return n ? s / n : NAN;
+}
+
+/* Anonymous memory held on average, when outside the others' range by 10%. */
+static void anon_sentence(const struct dataset *ds, size_t run, const size_t *others,
+			  size_t nothers, struct strbuf *sb)
+{
+	double m = sample_mean(ds, run, "meminfo.AnonPages"), lo = INFINITY, hi = -INFINITY;
+
+	if (isnan(m))
+		return;
+	for (size_t o = 0; o < nothers; o++) {
+		double x = sample_mean(ds, others[o], "meminfo.AnonPages");
+
+		if (isnan(x))
+			continue;
+		lo = x < lo ? x : lo;
+		hi = x > hi ? x : hi;
+	}
+	if (isinf(lo) || !(m > 1.1 * hi || m < 0.9 * lo))
+		return;
+	sb_addf(sb, "; it held %.0f MB of anonymous memory on average (AnonPages; the other "
+		"%zu runs %.0f-%.0f MB)", m / 1024, nothers, lo / 1024, hi / 1024);
+}
+
+/* Sums of the run's attributed requests of any size; false without any. */
+static bool attr_sums(const struct dataset *ds, size_t run, long long *ns,
+		      long long *failed, long long *kinds, bool *kinds_traced, size_t *n)
+{
+	memset(ns, 0, sizeof(*ns) * DS_NPHASES * DS_NSTATES);
+	memset(kinds, 0, sizeof(*kinds) * DS_NFAILKINDS);
+	*failed = 0;
+	*n = 0;
+	*kinds_traced = false;
+	for (size_t i = 0; i < ds->nattrs; i++) {
+		const struct ds_attr *at = &ds->attrs[i].at;
+
+		if (ds->allocs[ds->attrs[i].alloc].run != run)
+			continue;
+		for (int p = 0; p < DS_NPHASES; p++)
+			for (int s = 0; s < DS_NSTATES; s++)
+				ns[p * DS_NSTATES + s] += at->ns[p][s];
+		*failed += at->failed;
+		for (int k = 0; k < DS_NFAILKINDS; k++)
+			kinds[k] += at->failkind[k];
+		*kinds_traced |= at->failkind_traced;
+		(*n)++;
+	}
+	return *n > 0;
+}
+
+/*
+ * Where the run's attributed time went: the phase and the state with the
+ * largest share of it (requests' time summed), against the same shares
+ * in the other runs' attributed requests; the kinds of pages that would
+ * not migrate.
+ */
+static void attr_sentence(const struct dataset *ds, size_t run, const size_t *others,
+			  size_t nothers, struct strbuf *sb)
+{
+	long long ns[DS_NPHASES * DS_NSTATES], ons[DS_NPHASES * DS_NSTATES] = { 0 };
+	long long failed, kinds[DS_NFAILKINDS], ofailed;
+	long long ph[DS_NPHASES] = { 0 }, st[DS_NSTATES] = { 0 }, total = 0;
+	long long oph[DS_NPHASES] = { 0 }, ost[DS_NSTATES] = { 0 }, ototal = 0;
+	bool traced, otraced;
+	size_t n, on, bp = 0, bs = 0;
+	static const char *const phase_what[DS_NPHASES] = {
+		"isolating and draining the range", "migrating pages",
+		"taking the range back from cleancache", "taking the free range",
+		"in unattributed intervals",
+	};
+	static const char *const state_what[DS_NSTATES] = {
+		"on CPU", "switched out while runnable", "blocked",
+	};
+
+	if (!attr_sums(ds, run, ns, &failed, kinds, &traced, &n))
+		return;
+	for (size_t o = 0; o < nothers; o++) {
+		long long x[DS_NPHASES * DS_NSTATES], kk[DS_NFAILKINDS];
+
+		if (!attr_sums(ds, others[o], x, &ofailed, kk, &otraced, &on))
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(x); i++)
+			ons[i] += x[i];
+	}
+	for (int p = 0; p < DS_NPHASES; p++)
+		for (int s = 0; s < DS_NSTATES; s++) {
+			ph[p] += ns[p * DS_NSTATES + s];
+			st[s] += ns[p * DS_NSTATES + s];
+			total += ns[p * DS_NSTATES + s];
+			oph[p] += ons[p * DS_NSTATES + s];
+			ost[s] += ons[p * DS_NSTATES + s];
+			ototal += ons[p * DS_NSTATES + s];
+		}
+	if (!total)
+		return;
+	for (int p = 1; p < DS_NPHASES; p++)
+		bp = ph[p] > ph[bp] ? (size_t)p : bp;
+	for (int s = 1; s < DS_NSTATES; s++)
+		bs = st[s] > st[bs] ? (size_t)s : bs;
+	sb_addf(sb, "; its %zu attributed requests spent %.0f%% of their kernel-side time %s "
+		"and %.0f%% %s", n, 100.0 * ph[bp] / total, phase_what[bp],
+		100.0 * st[bs] / total, state_what[bs]);
+	if (ototal)
+		sb_addf(sb, " (the other runs' attributed requests: %.0f%% and %.0f%%)",
+			100.0 * oph[bp] / ototal, 100.0 * ost[bs] / ototal);
+	if (traced && failed) {
+		char *f = count_text((double)failed);
+		static const char *const kind_what[DS_NFAILKINDS] = {
+			"anonymous pages", "dirty file pages", "file pages under writeback",
+			"pinned pages", "unevictable pages",
+			"clean file or non-LRU pages with no blocker seen when classified",
+		};
+
+		sb_addf(sb, "; of its %s failed page migrations: ", f);
+		report_kinds_text(sb, kinds, kind_what);
+		free(f);
+	}
+}
+
+/* What one run's finding at one size says. */
+static void size_sentence(long long pages, const struct run_size *r, double omed,
+			  double ofail, size_t nothers, struct strbuf *sb)
+{
+	char *m = time_text(r->median), *o = time_text(omed);
+
+	double x = omed > 0 ? r->median / omed : INFINITY;
+
+	/* x0.42 for a run faster than the others, 123x for a slower one */
+	sb_addf(sb, "%s%lld pages: median %s%s against %s (the median of the other %zu runs' "
+		"medians, ", sb->len ? "; at " : "at ", pages, r->timed_out ? "> " : "", m, o,
+		nothers);
+	if (x < 1)
+		sb_addf(sb, "x%.2g)", x);
+	else
+		sb_addf(sb, "%.0fx)", x);
+	if (r->failed || ofail > 0)
+		sb_addf(sb, ", %zu of %zu requests failed (%.0f%%; the other runs %.0f%%)",
+			r->failed, r->n, r->fail_pct, ofail);
+	if (r->timed_out)
+		sb_addf(sb, ", %zu aborted at the deadline", r->timed_out);
+	free(m);
+	free(o);
+}
+
+void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
+{
+	struct strbuf out;
+	size_t named = 0, tested = 0;
+
+	sb_init(&out);
+	for (size_t s = 0; s < ds->sections.n; s++) {
+		struct report_col c = { ds->sections.v[s], ds, ds->sections.v[s] };
+		size_t *runs = xcalloc(ds->nruns + 1, sizeof(*runs)), nr = 0;
+		long long *sizes;
+		size_t nsizes = all_sizes(&c, 1, "", &sizes);
+		struct strbuf *found = xcalloc(ds->nruns + 1, sizeof(*found));
+
+		for (size_t r = 0; r < ds->nruns; r++)
+			if (col_run(&c, r))
+				runs[nr++] = r;
+		for (size_t z = 0; z < nsizes; z++) {
+			struct run_size *rs = xcalloc(nr + 1, sizeof(*rs));
+			size_t have = 0;
+
+			for (size_t i = 0; i < nr; i++)
+				if (run_size_of(&c, runs[i], sizes[z], &rs[have]))
+					have++;
+			for (size_t i = 0; have >= 3 && i < have; i++) {
+				struct dvec med = { 0 };
+				double fail = 0, omed;
+
+				for (size_t j = 0; j < have; j++)
+					if (j != i) {
+						dv_add(&med, rs[j].median);
+						fail += rs[j].fail_pct / (have - 1);
+					}
+				omed = dv_median(&med);
+				dv_free(&med);
+				tested++;
+				if (!(rs[i].median >= REGIME_FACTOR * omed ||
+				      fabs(rs[i].fail_pct - fail) >= REGIME_POINTS))
+					continue;
+				size_sentence(sizes[z], &rs[i], omed, fail, have - 1,
+					      &found[rs[i].run]);
+			}
+			free(rs);
+		}
+		for (size_t i = 0; i < nr; i++) {
+			size_t r = runs[i], *others, no = 0;
+			struct strbuf *f = &found[r];
+
+			if (!f->len)
+				continue;
+			others = xcalloc(nr, sizeof(*others));
+			/* what differs: against the runs that kept the set-up's regime,
+			 * or every other run when fewer than two did */
+			for (size_t j = 0; j < nr; j++)
+				if (j != i && !found[runs[j]].len)
+					others[no++] = runs[j];
+			if (no < 2)
+				for (size_t j = no = 0; j < nr; j++)
+					if (j != i)
+						others[no++] = runs[j];
+			counter_sentences(ds, r, others, no, f);
+			anon_sentence(ds, r, others, no, f);
+			attr_sentence(ds, r, others, no, f);
+			sb_addf(&out, "- %s (%s): %s.\n", ds->runs[r].name, ds->runs[r].section, f->buf);
+			named++;
+			free(others);
+		}
+		for (size_t r = 0; r < ds->nruns; r++)
+			sb_free(&found[r]);
+		free(found);
+		free(sizes);
+		free(runs);
+	}
+	if (!tested) {
+		sb_free(&out);
+		return;
+	}
+	if (md)
+		sb_add(md, "## Regimes\n\n");
+	if (txt)
+		sb_add(txt, "Regimes\n\n");
+	if (!named) {
+		sb_addf(&out, "No run changed regime: at every size, each run's median was below "
+			"%.0fx the median of its set-up's other runs' medians and its failure rate "
+			"within %.0f points of theirs (%zu run-size cells with at least two other "
+			"runs).\n", REGIME_FACTOR, REGIME_POINTS, tested);
+	} else {
+		char *head = xasprintf("%zu run(s) changed regime: a median at least %.0fx the median "
+				       "of the set-up's other runs' medians, or a failure rate %.0f "
+				       "points or more from theirs. They stay in every test above "
+				       "and below.\n\n", named, REGIME_FACTOR, REGIME_POINTS);
+
+		if (md)
+			sb_add(md, head);
+		if (txt)
+			sb_add(txt, head);
+		free(head);
+	}
+	if (md)
+		sb_addf(md, "%s\n", out.buf);
+	if (txt)
+		sb_addf(txt, "%s\n", out.buf);
+	sb_free(&out);
+}
