@@ -5,9 +5,9 @@
 # slowest reader), and what cleancache's lock cost meanwhile when the
 # kernel keeps lock statistics (CONFIG_LOCK_STAT: contentions, wait and
 # hold times of cc_lock over the timed reads only). Each round first
-# reads each file twice (workingset) and moves the page cache into
-# cleancache (drop_caches=1); restores are exclusive, so every round
-# needs that again. Writes $R/cc-restore.txt, one line per round:
+# reads each file twice (active) and pushes them through reclaim into
+# cleancache (lib.sh, cc_reclaim: drop_caches would drop them unstored);
+# restores are exclusive, so every round needs that again. Writes $R/cc-restore.txt, one line per round:
 #   round=N readers=N mib=N hits=N seconds=S mib_s=S contentions=N
 #   waittime_total_us=S holdtime_max_us=S acquisitions=N
 # Environment from init: R (results); CC_RESTORE_MB (per file, default
@@ -25,6 +25,9 @@ while [ $i -le "$N" ]; do
 	i=$((i + 1))
 done
 sync
+# Pages written are not mapped to disk until read back (cleancache would
+# drop them unstored); written once, they are not workingset: dropped
+echo 3 > /proc/sys/vm/drop_caches
 
 # lock_stat's columns after "cc_lock:": con-bounces contentions waittime-min
 # waittime-max waittime-total waittime-avg acq-bounces acquisitions
@@ -43,7 +46,7 @@ while [ $r -le "$ROUNDS" ]; do
 		cat /mnt/scratch/restore-$i.dat > /dev/null
 		i=$((i + 1))
 	done
-	echo 1 > /proc/sys/vm/drop_caches
+	cc_reclaim $((N * MB * 256 * 9 / 10)) >> "$R/cc-restore.log"
 	counters restore-$r-before
 	h0=$(cat "$CC/hits")
 	[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
@@ -61,7 +64,7 @@ while [ $r -le "$ROUNDS" ]; do
 	awk -v r="$r" -v n="$N" -v mb="$MB" -v h=$((h1 - h0)) -v t0="$t0" -v t1="$t1" -v ls="$ls" 'BEGIN {
 		s = t1 - t0
 		printf "round=%d readers=%d mib=%d hits=%d seconds=%.2f mib_s=%.1f %s\n",
-			r, n, n * mb, h, s, s > 0 ? h * 4 / 1024 / s : 0, ls }' >> "$R/cc-restore.txt"
+			r, n, n * mb, h, s, (s > 0 ? h * 4 / 1024 / s : 0), ls }' >> "$R/cc-restore.txt"
 	r=$((r + 1))
 done
-rm -f /mnt/scratch/restore-*.dat
+rm -f /mnt/scratch/restore-*.dat /mnt/scratch/cc-pressure
