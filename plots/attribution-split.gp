@@ -17,18 +17,18 @@ set ylabel "share of kernel-side time (%, mean over attributed requests)"
 set xlabel "set-up / request size (pages)"
 set xtics rotate by -30
 set key outside right top
-phases = "isolation-and-draining migration cleancache-take-back taking-the-free-range unattributed"
+phases = "search-and-entry isolation-and-draining migration cleancache-take-back taking-the-free-range unattributed"
 states = "on-CPU runnable-switched-out blocked"
 do for [t in "png svg"] {
 	eval(t eq "png" ? png_term : svg_term)
 	set output sprintf("%s/attribution-phases.%s", outdir, t)
 	set title sprintf("%s: kernel-side time by phase", run_id)
-	plot for [i = 1:5] f using (column(i + 2)):xticlabels(sprintf("%s / %d", strcol(2), $1)) \
+	plot for [i = 1:6] f using (column(i + 2)):xticlabels(sprintf("%s / %d", strcol(2), $1)) \
 		title word(phases, i)
 	unset output
 	set output sprintf("%s/attribution-states.%s", outdir, t)
 	set title sprintf("%s: kernel-side time by state of the allocating task", run_id)
-	plot for [i = 1:3] f using (column(i + 7)):xticlabels(sprintf("%s / %d", strcol(2), $1)) \
+	plot for [i = 1:3] f using (column(i + 8)):xticlabels(sprintf("%s / %d", strcol(2), $1)) \
 		title word(states, i)
 	unset output
 }

@@ -107,6 +107,29 @@ static void test_rules(void **state)
 	assert_int_equal(ds_attr_phase(a, DS_PH_ISOLATE), 22);
 	assert_int_equal(ds_attr_total(a), 35);
 	ds_attrs_free(&s);
+
+	/*
+	 * GCMA: the search to 10, the take-back to 30, a busy range (the
+	 * retry at 32: unattributed), the search of the next range to 40, its
+	 * take-back to 50 and the preparation to 55.
+	 */
+	ds_attrs_event(&s, DS_AEV_START, 9, 0, 64, 0);
+	ds_attrs_event(&s, DS_AEV_GSTART, 9, 10, 0, 0);
+	ds_attrs_event(&s, DS_AEV_GFINISH, 9, 30, 0, 0);
+	ds_attrs_event(&s, DS_AEV_RETRY, 9, 32, 0, 0);
+	ds_attrs_event(&s, DS_AEV_GSTART, 9, 40, 0, 0);
+	ds_attrs_event(&s, DS_AEV_GFINISH, 9, 50, 64, 0);
+	ds_attrs_event(&s, DS_AEV_FINISH, 9, 55, 0, 0);
+	ds_attrs_end(&s);
+	a = &s.a[0];
+	assert_int_equal(ds_attr_phase(a, DS_PH_SEARCH), 10 + 8);
+	assert_int_equal(ds_attr_phase(a, DS_PH_TAKEBACK), 20 + 10);
+	assert_int_equal(ds_attr_phase(a, DS_PH_OTHER), 2);
+	assert_int_equal(ds_attr_phase(a, DS_PH_PREPARE), 5);
+	assert_int_equal(a->dropped, 64);
+	assert_int_equal(a->retries, 1);
+	assert_int_equal(ds_attr_total(a), 55);
+	ds_attrs_free(&s);
 }
 
 static const struct ds_attr_row *find(const struct dataset *ds, const char *run, long long seq)
@@ -191,7 +214,9 @@ static void test_gcma_switched_out(void **state)
 	assert_int_equal(r->at.ns[DS_PH_TAKEBACK][DS_ST_CPU], 1053602);
 	assert_int_equal(r->at.ns[DS_PH_PREPARE][DS_ST_CPU], 1321863);
 	assert_int_equal(r->at.ns[DS_PH_PREPARE][DS_ST_RUNNABLE], 8655138);
-	assert_int_equal(ds_attr_phase(&r->at, DS_PH_OTHER), 20789);
+	/* cma_alloc_start to gcma_alloc_start: the search, nothing unattributed */
+	assert_int_equal(ds_attr_phase(&r->at, DS_PH_SEARCH), 20789);
+	assert_int_equal(ds_attr_phase(&r->at, DS_PH_OTHER), 0);
 	assert_int_equal(r->at.dropped, 16384);
 	assert_int_equal(ds_attr_moved(&r->at), 16384);
 	assert_int_equal(r->at.isolated + r->at.migrated + r->at.retries, 0);

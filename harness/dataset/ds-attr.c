@@ -16,7 +16,7 @@ const char *const ds_aev_names[DS_NAEV] = {
 	"test", "gstart", "gfinish", "out", "in", "wake", "mfail",
 };
 const char *const ds_phase_names[DS_NPHASES] = {
-	"isolate", "migrate", "takeback", "prepare", "unattributed",
+	"search", "isolate", "migrate", "takeback", "prepare", "unattributed",
 };
 const char *const ds_tstate_names[DS_NSTATES] = { "cpu", "runnable", "blocked" };
 const char *const ds_failkind_names[DS_NFAILKINDS] = {
@@ -63,6 +63,9 @@ static enum ds_phase phase_ending(const struct ds_attr_open *o, enum ds_aev ev)
 		/* undoing a failed attempt's isolation, or isolation refused */
 		return o->prev == PV_ATTEMPT || o->prev == PV_TEST_FAIL ? DS_PH_ISOLATE
 									 : DS_PH_OTHER;
+	case DS_AEV_GSTART:
+		/* CMA's own search is inside its isolation: no event between */
+		return o->prev == PV_ATTEMPT ? DS_PH_SEARCH : DS_PH_OTHER;
 	case DS_AEV_GFINISH:
 		return o->prev == PV_GSTART ? DS_PH_TAKEBACK : DS_PH_OTHER;
 	case DS_AEV_FINISH:

@@ -14,6 +14,7 @@
 
 /* Phases, each bounded by events (docs/attribution.md says which). */
 enum ds_phase {
+	DS_PH_SEARCH,    /* GCMA: the area's bitmap search and the take-back's entry */
 	DS_PH_ISOLATE,   /* page isolation, draining, the isolation test, undoing it */
 	DS_PH_MIGRATE,   /* isolating movable pages from the LRU and migrating them */
 	DS_PH_TAKEBACK,  /* GCMA: the range taken back from cleancache */

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 static const char *const phase_label[DS_NPHASES] = {
-	"isolation and draining", "migration", "cleancache take-back", "taking the free range",
+	"search and entry", "isolation and draining", "migration", "cleancache take-back", "taking the free range",
 	"unattributed",
 };
 static const char *const state_label[DS_NSTATES] = {
@@ -368,7 +368,7 @@ static int largest(const long long *v, int n)
 void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
 {
 	static const char *const phase_what[DS_NPHASES] = {
-		"isolating and draining the range", "migrating pages",
+		"searching the area and entering the take-back", "isolating and draining the range", "migrating pages",
 		"taking the range back from cleancache", "taking the free range",
 		"in unattributed intervals",
 	};

@@ -192,7 +192,7 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
 	bool traced, otraced;
 	size_t n, on, bp = 0, bs = 0;
 	static const char *const phase_what[DS_NPHASES] = {
-		"isolating and draining the range", "migrating pages",
+		"searching the area and entering the take-back", "isolating and draining the range", "migrating pages",
 		"taking the range back from cleancache", "taking the free range",
 		"in unattributed intervals",
 	};
