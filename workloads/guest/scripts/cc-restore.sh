@@ -47,6 +47,9 @@ while [ $r -le "$ROUNDS" ]; do
 		i=$((i + 1))
 	done
 	cc_reclaim $((N * MB * 256 * 9 / 10)) >> "$R/cc-restore.log"
+	# The pressure file's pages go now: evicted inside the timed reads,
+	# each would take cleancache's lock for its invalidation
+	echo 1 > /proc/sys/vm/drop_caches
 	counters restore-$r-before
 	h0=$(cat "$CC/hits")
 	[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
