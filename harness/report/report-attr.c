@@ -10,8 +10,17 @@
 #include <stdio.h>
 
 static const char *const phase_label[DS_NPHASES] = {
-	"search and entry", "isolation and draining", "migration", "cleancache take-back", "taking the free range",
-	"unattributed",
+	"search and entry", "isolation and draining", "migration", "cleancache take-back",
+	"taking the free range", "unattributed",
+};
+/* The same, as a sentence puts them ("spent 80% of its time ...") */
+const char *const report_phase_what[DS_NPHASES] = {
+	"searching the area and entering the take-back", "isolating and draining the range",
+	"migrating pages", "taking the range back from cleancache", "taking the free range",
+	"in unattributed intervals",
+};
+const char *const report_state_what[DS_NSTATES] = {
+	"on CPU", "switched out while runnable", "blocked",
 };
 static const char *const state_label[DS_NSTATES] = {
 	"on CPU", "runnable, switched out", "blocked",
@@ -367,14 +376,6 @@ static int largest(const long long *v, int n)
  */
 void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
 {
-	static const char *const phase_what[DS_NPHASES] = {
-		"searching the area and entering the take-back", "isolating and draining the range", "migrating pages",
-		"taking the range back from cleancache", "taking the free range",
-		"in unattributed intervals",
-	};
-	static const char *const state_what[DS_NSTATES] = {
-		"on CPU", "switched out while runnable", "blocked",
-	};
 	static const char *const kind_what[DS_NFAILKINDS] = {
 		"anonymous", "dirty file", "under writeback", "pinned", "unevictable",
 		"clean file or non-LRU pages with no blocker seen when classified",
@@ -421,9 +422,9 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 				"attributed, %s seq %lld, %.1f ms%s, spent %.0f%% of it %s", c.section,
 				sizes[z], n, all,
 				ds->runs[a->run].name, a->seq, a->kernel_ns / 1e6,
-				a->success ? "" : " (failed)", 100.0 * ph[bp] / total, phase_what[bp]);
+				a->success ? "" : " (failed)", 100.0 * ph[bp] / total, report_phase_what[bp]);
 			if (at->sched_traced)
-				sb_addf(&out, " and %.0f%% %s", 100.0 * st[bs] / total, state_what[bs]);
+				sb_addf(&out, " and %.0f%% %s", 100.0 * st[bs] / total, report_state_what[bs]);
 			sb_addf(&out, "; %lld busy retries, %lld pages migrated, %lld reclaimed, %lld "
 				"dropped from cleancache, %lld page migrations failed", at->retries,
 				at->migrated, at->reclaimed, at->dropped, at->failed);

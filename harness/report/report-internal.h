@@ -61,6 +61,9 @@ int attr_plot_data(const struct report_col *cols, size_t ncols, const long long 
 double report_attr_share(const struct ds_attr *at, int phase, int state);
 /* "55% what[5], 45% what[1]": kinds of pages that would not migrate, by share. */
 void report_kinds_text(struct strbuf *sb, const long long *kinds, const char *const *what);
+/* Phases and states of the attribution as a sentence names them (report-attr.c) */
+extern const char *const report_phase_what[DS_NPHASES];
+extern const char *const report_state_what[DS_NSTATES];
 /* One sentence per set-up and size on the slowest attributed request. */
 void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf *md);
 /* report-regimes.c: the runs that changed regime, named with what differs */

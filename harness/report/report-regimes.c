@@ -191,14 +191,6 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
 	long long oph[DS_NPHASES] = { 0 }, ost[DS_NSTATES] = { 0 }, ototal = 0;
 	bool traced, otraced;
 	size_t n, on, bp = 0, bs = 0;
-	static const char *const phase_what[DS_NPHASES] = {
-		"searching the area and entering the take-back", "isolating and draining the range", "migrating pages",
-		"taking the range back from cleancache", "taking the free range",
-		"in unattributed intervals",
-	};
-	static const char *const state_what[DS_NSTATES] = {
-		"on CPU", "switched out while runnable", "blocked",
-	};
 
 	if (!attr_sums(ds, run, ns, &failed, kinds, &traced, &n))
 		return;
@@ -226,8 +218,8 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
 	for (int s = 1; s < DS_NSTATES; s++)
 		bs = st[s] > st[bs] ? (size_t)s : bs;
 	sb_addf(sb, "; its %zu attributed requests spent %.0f%% of their kernel-side time %s "
-		"and %.0f%% %s", n, 100.0 * ph[bp] / total, phase_what[bp],
-		100.0 * st[bs] / total, state_what[bs]);
+		"and %.0f%% %s", n, 100.0 * ph[bp] / total, report_phase_what[bp],
+		100.0 * st[bs] / total, report_state_what[bs]);
 	if (ototal)
 		sb_addf(sb, " (the other runs' attributed requests: %.0f%% and %.0f%%)",
 			100.0 * oph[bp] / ototal, 100.0 * ost[bs] / ototal);

@@ -7,7 +7,8 @@
 # hold times of cc_lock over the timed reads only). Each round first
 # reads each file twice (active) and pushes them through reclaim into
 # cleancache (lib.sh, cc_reclaim: drop_caches would drop them unstored);
-# restores are exclusive, so every round needs that again. Writes $R/cc-restore.txt, one line per round:
+# restores are exclusive, so every round needs that again. Writes
+# $R/cc-restore.txt, one line per round:
 #   round=N readers=N mib=N hits=N seconds=S mib_s=S contentions=N
 #   waittime_total_us=S holdtime_max_us=S acquisitions=N
 # Environment from init: R (results); CC_RESTORE_MB (per file, default
