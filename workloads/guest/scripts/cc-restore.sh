@@ -4,13 +4,13 @@
 # once; MiB/s of hits (pages restored x 4 KiB / wall seconds of the
 # slowest reader), and what cleancache's lock cost meanwhile when the
 # kernel keeps lock statistics (CONFIG_LOCK_STAT: contentions, wait and
-# hold times of cc_lock over the timed reads only). Each round first
+# hold times of cleancache's locks over the timed reads only). Each round first
 # reads each file twice (active) and pushes them through reclaim into
 # cleancache (lib.sh, cc_reclaim: drop_caches would drop them unstored);
 # restores are exclusive, so every round needs that again. Writes
 # $R/cc-restore.txt, one line per round:
 #   round=N readers=N mib=N hits=N seconds=S mib_s=S contentions=N
-#   waittime_total_us=S holdtime_max_us=S acquisitions=N
+#   waittime_total_us=S holdtime_max_us=S acquisitions=N locks=N
 # Environment from init: R (results); CC_RESTORE_MB (per file, default
 # 24), CC_RESTORE_ROUNDS (default 3) may come from the kernel command line.
 set -u
@@ -30,13 +30,17 @@ sync
 # drop them unstored); written once, they are not workingset: dropped
 echo 3 > /proc/sys/vm/drop_caches
 
-# lock_stat's columns after "cc_lock:": con-bounces contentions waittime-min
-# waittime-max waittime-total waittime-avg acq-bounces acquisitions
-# holdtime-min holdtime-max holdtime-total holdtime-avg (us)
+# lock_stat's columns after a class name: con-bounces contentions
+# waittime-min waittime-max waittime-total waittime-avg acq-bounces
+# acquisitions holdtime-min holdtime-max holdtime-total holdtime-avg (us).
+# Summed over cleancache's locks: cc_lock, and where the series splits it
+# (0025) the files' cc_file_lock, the hashes' cc_hash_lock and cc_fs_lock;
+# the longest hold is the longest of any of them.
 lockstat() {
-	[ -r /proc/lock_stat ] || { echo "contentions=- waittime_total_us=- holdtime_max_us=- acquisitions=-"; return; }
-	awk '$1 == "cc_lock:" { printf "contentions=%s waittime_total_us=%s holdtime_max_us=%s acquisitions=%s", $3, $6, $11, $9; f = 1 }
-		END { if (!f) printf "contentions=0 waittime_total_us=0 holdtime_max_us=0 acquisitions=0" }' /proc/lock_stat
+	[ -r /proc/lock_stat ] || { echo "contentions=- waittime_total_us=- holdtime_max_us=- acquisitions=- locks=-"; return; }
+	awk '$1 ~ /^(cc_lock|cc_fs_lock|.*->cc_file_lock|.*->cc_hash_lock):$/ {
+			c += $3; w += $6; a += $9; if ($11 > h) h = $11; n++ }
+		END { printf "contentions=%d waittime_total_us=%.2f holdtime_max_us=%.2f acquisitions=%d locks=%d", c, w, h, a, n }' /proc/lock_stat
 }
 
 r=1

@@ -41,6 +41,7 @@ rm -f /mnt/scratch/window.dat
 kill "$small" "$large"
 wait "$small" "$large"
 counters end
-[ -r /proc/lock_stat ] && grep -E '^ *(class name|cc_lock:)' /proc/lock_stat > "$R/lock_stat.txt"
+# cleancache's locks: cc_lock, and the per-file, per-hash and table locks
+[ -r /proc/lock_stat ] && grep -E '^ *(class name|cc_lock:|cc_fs_lock:|[^ ]*->cc_(file|hash)_lock:)' /proc/lock_stat > "$R/lock_stat.txt"
 [ $wrc -ne 0 ] && exit $wrc
 exit $rc
