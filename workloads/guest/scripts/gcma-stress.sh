@@ -42,6 +42,6 @@ kill "$small" "$large"
 wait "$small" "$large"
 counters end
 # cleancache's locks: cc_lock, and the per-file, per-hash and table locks
-[ -r /proc/lock_stat ] && grep -E '^ *(class name|cc_lock:|cc_fs_lock:|[^ ]*->cc_(file|hash)_lock:)' /proc/lock_stat > "$R/lock_stat.txt"
+[ -r /proc/lock_stat ] && grep -E '^ *(class name|cc_lock:|cc_fs_lock:|([^ ]*->)?cc_(file|hash)_lock:)' /proc/lock_stat > "$R/lock_stat.txt"
 [ $wrc -ne 0 ] && exit $wrc
 exit $rc
