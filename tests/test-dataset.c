@@ -165,14 +165,14 @@ static void test_csv(void **state)
 	c = dataset_counters_csv(&ds);
 	assert_non_null(strstr(a, "run,section,rep,setup,kernel,status,seq,burst,start_ns,pages,"
 			       "latency_ns,kernel_latency_ns,busy_retries,errorno,success,errno,"
-			       "free_latency_ns,flags,tag,area_occupancy_pct,timed_out\n"));
+			       "free_latency_ns,flags,tag,area_occupancy_pct,timed_out,refill_wait_ns\n"));
 	/* This fixture's driver wrote no burst column: empty, start_ns kept;
-	 * nor timed_out: 0. */
+	 * nor timed_out: 0, nor a refill wait: empty. */
 	assert_non_null(strstr(a, "\nvanilla-r1,vanilla,1,cma,vanilla,ok,0,,18574676093,1024,"
-			       "19304904,18108733,0,0,1,0,839836,,,,0\n"));
+			       "19304904,18108733,0,0,1,0,839836,,,,0,\n"));
 	assert_non_null(strstr(a, "\nvanilla-r2,vanilla,2,cma,vanilla,ok,0,,18574676093,1024,"
 			       "19306904,,,,1,0,"
-			       "839836,no-trace,,,0\n"));
+			       "839836,no-trace,,,0,\n"));
 	assert_null(strstr(a, "broken-r1"));
 	assert_non_null(strstr(f, "\nvanilla-r1,vanilla,1,cma,vanilla,ok,fio-randread-smoke.json,"
 			       "randread,2212.615,9062870,252928,5210112,0.000,0,,,10004,\n"));
@@ -187,6 +187,31 @@ static void test_csv(void **state)
 	free(a2);
 	free(f);
 	free(c);
+	sb_free(&errs);
+	dataset_free(&ds);
+}
+
+/* refill_wait_ns: read where the driver waited, DS_NONE in files without it. */
+static void test_refill_wait(void **state)
+{
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+	size_t waited = 0, none = 0;
+
+	(void)state;
+	assert_int_equal(dataset_load(&ds, TEST_DATA "/results/deadline-fixture", &errs), 0);
+	for (size_t i = 0; i < ds.nallocs; i++) {
+		const struct ds_alloc *a = &ds.allocs[i];
+
+		if (strcmp(ds.runs[a->run].name, "cma-r2")) {
+			none += a->refill_wait_ns == DS_NONE;
+			continue;
+		}
+		assert_int_equal(a->refill_wait_ns, a->seq ? 1250000000LL : 0);
+		waited++;
+	}
+	assert_int_equal(waited, 2);
+	assert_true(none > 0);
 	sb_free(&errs);
 	dataset_free(&ds);
 }
@@ -491,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_perf),
 		cmocka_unit_test(test_disk_calibration),
 		cmocka_unit_test(test_trace_export),
+		cmocka_unit_test(test_refill_wait),
 	};
 
 	return cmocka_run_group_tests_name("dataset", tests, NULL, NULL);

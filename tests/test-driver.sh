@@ -17,7 +17,8 @@ ln -s /dev/full "$d/full/alloc"
 
 "$DRIVER" --dir "$d" --area fake --count 3 --pages 1,512 --out "$d/a.csv" 2> "$d/a.err"
 check "sweep exits 0" [ $? -eq 0 ]
-check "CSV header" [ "$(head -n 1 "$d/a.csv")" = "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,area_total,area_tenants,area_occupancy_pct,timed_out" ]
+check "CSV header" [ "$(head -n 1 "$d/a.csv")" = "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,area_total,area_tenants,area_occupancy_pct,timed_out,refill_wait_ns" ]
+check "no refill wait asked: its cells are empty" [ "$(tail -n +2 "$d/a.csv" | cut -d, -f13 | sort -u)" = "" ]
 # the fake area has no count: its state is unknown, the cells empty
 check "area cells empty where the area's state cannot be read" [ "$(tail -n +2 "$d/a.csv" | cut -d, -f9-11 | sort -u)" = ",," ]
 check "one row per request (6)" [ "$(tail -n +2 "$d/a.csv" | wc -l)" -eq 6 ]
@@ -81,6 +82,32 @@ check "--loop ends cleanly on SIGTERM" [ $? -eq 0 ]
 rows=$(tail -n +2 "$d/l.csv" | wc -l)
 check "--loop went round the sweep more than once ($rows requests)" [ "$rows" -gt 3 ]
 check "--loop keeps plan order: 1 2 4 1 2 4 ..." sh -c "tail -n +2 '$d/l.csv' | cut -d, -f3 | head -n 6 | tr '\n' ' ' | grep -qx '1 2 4 1 2 4 '"
+
+# --wait-target: an area whose state cannot be read never reaches it; each
+# burst waits --wait-max-ms, says so, and the plan goes on.
+"$DRIVER" --dir "$d" --area fake --count 2 --pages 2 --wait-target 90 --wait-max-ms 200 \
+	--out "$d/w.csv" 2> /dev/null
+check "--wait-target: the driver ran" [ $? -eq 0 ]
+check "--wait-target: each burst waited its longest wait, 200-1000 ms" \
+	[ "$(csv_rows "$d/w.csv" "refill_wait_ns >= 200000000 && refill_wait_ns < 1000000000 && success == 1" | wc -l)" -eq 2 ]
+"$DRIVER" --dir "$d" --area fake --pages 1 --wait-target 101 > /dev/null 2>&1
+check "--wait-target above 100 is refused" [ $? -eq 2 ]
+
+# --pause-pidfile: the keeper is stopped while a burst runs, and goes on
+# after it (a request that blocks until its 400 ms deadline).
+sleep 30 &
+kp=$!
+echo "$kp" > "$d/keeper.pid"
+"$DRIVER" --dir "$d" --area slow --count 1 --pages 4 --timeout-ms 400 \
+	--pause-pidfile "$d/keeper.pid" --out "$d/q.csv" 2> /dev/null &
+dp=$!
+sleep 0.2
+during=$(awk '{ print $3 }' "/proc/$kp/stat")
+wait "$dp"
+after=$(awk '{ print $3 }' "/proc/$kp/stat")
+kill "$kp" 2> /dev/null; kill -CONT "$kp" 2> /dev/null
+check "--pause-pidfile: the keeper was stopped during the burst (state ${during:-?})" [ "$during" = T ]
+check "--pause-pidfile: and running again after it (state ${after:-?})" [ "$after" != T ]
 
 # --free-lock: the free waits for the lock another driver holds.
 mkdir -p "$d/locked" && : > "$d/locked/alloc" && : > "$d/locked/free"

@@ -44,7 +44,7 @@ static void test_expand(void **state)
 	assert_non_null(strstr(plan.runs[1].cmdline, " cma=256M"));
 	assert_null(strstr(plan.runs[2].cmdline, "cma="));
 	assert_non_null(strstr(plan.runs[0].steps, "area reserved\n"));
-	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1 60000\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1 60000 0 0\n"));
 	assert_non_null(strstr(plan.runs[0].steps, "fio read.fio FIO_RUNTIME=10 FIO_SIZE=64M\n"));
 	/* no area: no allocation step */
 	assert_null(strstr(plan.runs[2].steps, "alloc"));
@@ -262,6 +262,52 @@ static void test_fill_before_alloc_loop(void **state)
 	free(p);
 }
 
+/*
+ * alloc-refill: the foreground driver's plan carries the wait and its target
+ * (the fill), a background driver its options; without a fill the key is an
+ * error that names it.
+ */
+static void test_alloc_refill(void **state)
+{
+	struct scenario s;
+	struct plan plan = { 0 };
+	struct strbuf errs = { 0 };
+	char *p = xasprintf("%s/scenarios/workloads.scn", TEST_DATA);
+
+	(void)state;
+	load(&s);
+	assert_int_equal(scenario_override(&s, "scratch=2G", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "fill=90", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "alloc-refill=5s", &ctx, &errs), 0);
+	/* the file's order (order-seed=0) */
+	for (size_t i = 0; i < s.nruns; i++)
+		s.runs[i].order_seed = 0;
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1 60000 5000 90\n"));
+	plan_free(&plan);
+	scenario_free(&s);
+
+	if (scenario_load(p, &ctx, &s, &errs))
+		fail_msg("%s", errs.buf);
+	assert_int_equal(scenario_override(&s, "scratch=2G", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "fill=80", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "alloc-refill=2s", &ctx, &errs), 0);
+	plan = (struct plan){ 0 };
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_non_null(strstr(plan.runs[0].steps, "--timeout-ms 60000 --wait-target 80 "
+			       "--wait-max-ms 2000 --pause-pidfile /tmp/fill.pid --loop "));
+	plan_free(&plan);
+	scenario_free(&s);
+
+	load(&s);
+	assert_int_not_equal(scenario_override(&s, "alloc-refill=5s", &ctx, &errs), 0);
+	assert_non_null(strstr(errs.buf, "alloc-refill"));
+	assert_non_null(strstr(errs.buf, "needs fill"));
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_workload_steps),
 		cmocka_unit_test(test_background_names),
 		cmocka_unit_test(test_fill_before_alloc_loop),
+		cmocka_unit_test(test_alloc_refill),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -78,6 +78,7 @@ struct ds_alloc {
 	long long free_ns;
 	int success, err;
 	int timed_out;              /* aborted at its deadline: user_ns is censored there */
+	long long refill_wait_ns;   /* its burst's wait for the area to refill; DS_NONE: none */
 	char flags[64];             /* ';'-separated: unpaired, no-trace, unmatched */
 	char tag[32];               /* "" for alloc.csv; TAG for a script's alloc-TAG.csv */
 	double occupancy;           /* % of the area its tenants held at the burst's start; NAN unknown */

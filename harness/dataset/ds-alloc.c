@@ -9,10 +9,10 @@
 #include <string.h>
 
 enum { A_SEQ, A_BURST, A_START, A_PAGES, A_LAT, A_SUCCESS, A_ERRNO, A_FREE, A_OCC, A_TOUT,
-       A_NCOL };
+       A_WAIT, A_NCOL };
 static const char *const alloc_cols[A_NCOL] = {
 	"seq", "burst", "start_ns", "pages", "latency_ns", "success", "errno", "free_latency_ns",
-	"area_occupancy_pct", "timed_out",
+	"area_occupancy_pct", "timed_out", "refill_wait_ns",
 };
 
 /* An optional column: its value, or DS_NONE when the file has no such column. */
@@ -63,6 +63,8 @@ static bool read_file_allocs(struct dataset *ds, size_t ri, const char *file, co
 		a->err = col[A_ERRNO] >= 0 && opt(&c, col, A_ERRNO) != DS_NONE ?
 			 (int)opt(&c, col, A_ERRNO) : 0;
 		a->free_ns = opt(&c, col, A_FREE);
+		/* empty, or no column: the driver did not wait for a refill */
+		a->refill_wait_ns = opt(&c, col, A_WAIT);
 		/* files from before deadlines have no column: nothing timed out */
 		a->timed_out = opt(&c, col, A_TOUT) > 0;
 		/* a request killed at its deadline did not succeed, whatever a row says */

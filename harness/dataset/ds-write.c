@@ -27,7 +27,7 @@ char *dataset_alloc_csv(const struct dataset *ds)
 	sb_init(&sb);
 	sb_add(&sb, "run,section,rep,setup,kernel,status,seq,burst,start_ns,pages,latency_ns,"
 	       "kernel_latency_ns,busy_retries,errorno,success,errno,free_latency_ns,flags,tag,"
-	       "area_occupancy_pct,timed_out\n");
+	       "area_occupancy_pct,timed_out,refill_wait_ns\n");
 	for (size_t i = 0; i < ds->nallocs; i++) {
 		const struct ds_alloc *a = &ds->allocs[i];
 
@@ -48,7 +48,9 @@ char *dataset_alloc_csv(const struct dataset *ds)
 			sb_add(&sb, ",");
 		else
 			sb_addf(&sb, ",%.1f", a->occupancy);
-		sb_addf(&sb, ",%d\n", a->timed_out);
+		sb_addf(&sb, ",%d", a->timed_out);
+		csv_put_ll(&sb, a->refill_wait_ns, DS_NONE);
+		sb_add(&sb, "\n");
 	}
 	return sb_detach(&sb);
 }

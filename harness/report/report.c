@@ -316,6 +316,39 @@ static void phase_table(struct tables *ts, const struct report_col *cols, size_t
 }
 
 /*
+ * alloc-refill: how long the requests' bursts waited for the area to be
+ * back at its fill (median and longest, ms); no row where none waited.
+ */
+static void refill_row(struct table *t, const struct report_col *cols, size_t ncols,
+		       long long pages)
+{
+	struct trow *row = NULL;
+
+	for (size_t c = 0; c < ncols; c++) {
+		struct dvec v = { 0 };
+
+		for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
+			const struct ds_alloc *a = &cols[c].ds->allocs[i];
+
+			if (a->pages == pages && !a->tag[0] && a->refill_wait_ns != DS_NONE &&
+			    col_run(&cols[c], a->run))
+				dv_add(&v, a->refill_wait_ns / 1e6);
+		}
+		if (v.n) {
+			double lo, hi;
+
+			if (!row) {
+				table_text(t, "refill wait before the request: p50 / max (ms)");
+				row = &t->rows[t->nrows - 1];
+			}
+			dv_range(&v, &lo, &hi);
+			table_set(row, c, xasprintf("%.0f / %.0f", dv_median(&v), hi));
+		}
+		dv_free(&v);
+	}
+}
+
+/*
  * Success and latency by the area's occupancy when each request's burst
  * began: below 50%, 50-90%, 90% and more. Requests of every run pooled:
  * descriptive, untested (the runs' own tables carry the tests).
@@ -379,6 +412,7 @@ static void occupancy_table(struct tables *ts, const struct report_col *cols, si
 			dv_free(&v);
 		}
 	}
+	refill_row(t, cols, ncols, pages);
 	if (!any)
 		tables_drop_all_rows(t);
 	tables_drop_empty(ts);

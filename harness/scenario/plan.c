@@ -49,18 +49,22 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	for (size_t i = 0; i < s->bg.n; i++)
 		alloc_bg |= s->bg.v[i].w->replaces_alloc;
 	/* The allocation plan: count, sizes, burst, hold, interval, jitter (ms), seed,
-	 * deadline (ms). */
+	 * deadline (ms), the refill's longest wait (ms) and its target (%). */
 	sb_addf(&aa, "%ld ", s->alloc_count);
 	for (size_t i = 0; i < s->nalloc_pages; i++)
 		sb_addf(&aa, "%s%ld", i ? "," : "", s->alloc_pages[i]);
-	sb_addf(&aa, " %ld %.0f %.0f %.0f %ld %.0f", s->alloc_burst, s->alloc_hold * 1000,
-		s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed, s->alloc_timeout * 1000);
+	sb_addf(&aa, " %ld %.0f %.0f %.0f %ld %.0f %.0f %ld", s->alloc_burst, s->alloc_hold * 1000,
+		s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed, s->alloc_timeout * 1000,
+		s->alloc_refill * 1000, s->fill);
 	sb_addf(&ao, "--area %s --count %ld --pages ", area ? area : "none", s->alloc_count);
 	for (size_t i = 0; i < s->nalloc_pages; i++)
 		sb_addf(&ao, "%s%ld", i ? "," : "", s->alloc_pages[i]);
 	sb_addf(&ao, " --burst %ld --hold-ms %.0f --interval-ms %.0f --jitter-ms %.0f --seed %ld "
 		"--timeout-ms %.0f", s->alloc_burst, s->alloc_hold * 1000, s->alloc_interval * 1000,
 		s->alloc_jitter * 1000, s->seed, s->alloc_timeout * 1000);
+	if (s->alloc_refill > 0)
+		sb_addf(&ao, " --wait-target %ld --wait-max-ms %.0f --pause-pidfile /tmp/fill.pid",
+			s->fill, s->alloc_refill * 1000);
 	wa = (struct wl_args){ .area = area, .fio_env = fio_env, .alloc_opts = ao.buf };
 
 	sb_addf(&sb, "# cmabench guest plan: %s/%s\n", scn->name, name);

@@ -178,6 +178,14 @@ static const struct key_def keys[] = {
 	  .help = "time between bursts" },
 	{ "alloc-jitter", K_ALLOC_JITTER, T_DURATION0, OFF(alloc_jitter), .def = "0",
 	  .help = "uniform ± jitter on the interval (at most the interval)" },
+	{ "alloc-refill", K_ALLOC_REFILL, T_DURATION0, OFF(alloc_refill), .def = "0",
+	  .help = "before each burst, wait up to this long for the area's tenants to be back at "
+		  "`fill`% (a request took part of the area back), and stop the fill's keeper "
+		  "from then to the burst's free, so that each request meets the condition the "
+		  "experiment is about and no reader of ours runs in its timed window; the time "
+		  "waited is `refill_wait_ns` in `alloc.csv`, and a burst that met less than `fill` "
+		  "still runs (its occupancy says so); `0`: no wait, the keeper runs on. Needs "
+		  "`fill`" },
 	{ "alloc-timeout", K_ALLOC_TIMEOUT, T_DURATION0, OFF(alloc_timeout), .def = "60s",
 	  .help = "a request's deadline: one still running then is aborted (a fatal signal makes "
 		  "`alloc_contig_range()` give up), recorded as timed out (`timed_out=1`, errno "
@@ -884,6 +892,9 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 		     (unsigned long long)(r->scratch >> 20));
 	if (r->alloc_jitter > r->alloc_interval)
 		verr(errs, path, r, K_ALLOC_JITTER, "exceeds alloc-interval (%gs)", r->alloc_interval);
+	if (r->alloc_refill > 0 && r->fill <= 0)
+		verr(errs, path, r, K_ALLOC_REFILL, "waits for the area to be back at its fill: "
+		     "needs fill (e.g. fill=90)");
 	if (setup_area_name(r->setup) && r->alloc_count > 0) {
 		for (size_t i = 0; i < r->nalloc_pages; i++)
 			if ((uint64_t)r->alloc_pages[i] * r->alloc_burst > area_pages && r->alloc_burst > 1)
@@ -950,7 +961,8 @@ double scenario_derived_timeout(const struct run_spec *r)
 		t += r->fio_size / (10.0 * (1 << 20));
 	if (area && r->alloc_count > 0)
 		t += (double)r->alloc_count * r->nalloc_pages *
-		     (r->alloc_burst * deadline + r->alloc_hold + r->alloc_interval + r->alloc_jitter);
+		     (r->alloc_burst * deadline + r->alloc_hold + r->alloc_interval + r->alloc_jitter +
+		      r->alloc_refill);
 	if (r->job)
 		t += 600;
 	if (r->script)

@@ -29,7 +29,7 @@ enum scn_key {
 	K_PIN_BUFFER, K_WARMUP, K_ALLOC_BURST, K_ALLOC_HOLD, K_ALLOC_INTERVAL, K_ALLOC_JITTER,
 	K_SEED, K_PIN_MODE, K_JOB, K_BUILD_FILES, K_BUILD_JOBS, K_BUILD_WORK, K_PARALLEL,
 	K_DISK, K_DISK_SCALE, K_FILL, K_FILL_TIMEOUT, K_FILL_KEEP, K_BASELINE, K_ARCH,
-	K_ALLOC_TIMEOUT, K_PRIMARY, K_ORDER_SEED,
+	K_ALLOC_TIMEOUT, K_PRIMARY, K_ORDER_SEED, K_ALLOC_REFILL,
 	K__COUNT
 };
 
@@ -65,6 +65,7 @@ struct run_spec {
 	double alloc_interval;  /* seconds between bursts */
 	double alloc_jitter;    /* +- seconds of uniform jitter on the interval */
 	double alloc_timeout;   /* a request's deadline in seconds; 0: none */
+	double alloc_refill;    /* seconds a burst may wait for the area back at fill; 0: none */
 	long seed;
 	char *job;              /* foreground timed job: "build" or NULL */
 	long build_files, build_jobs, build_work;

@@ -5,7 +5,9 @@
 # when the backgrounds stop, cleancache's stores and hits move, and the
 # guest never meets the OOM killer; a set-up without an area runs the
 # fill's readers beside its job too (fill.csv says load); a paced keeper
-# (fill-keep=paced) reads only while its area is short. Prints TAP.
+# (fill-keep=paced) reads only while its area is short, and with
+# alloc-refill every request meets the area back at its fill, the wait
+# recorded, the keeper stopped during bursts and going on after. Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 
@@ -36,6 +38,9 @@ setup=none
 [gcma-paced]
 setup=gcma
 fill-keep=paced
+alloc-refill=20s
+; back to back: only the wait lets the area refill between requests
+alloc-interval=0
 SCN
 "$CMABENCH" run --results "$res" "$res/fill.scn"
 rc=$?
@@ -71,6 +76,15 @@ busy=$(csv_rows "$pr/fill-keeper.csv" 'keep_seconds > 0' 'sprintf("%.0f", 100 * 
 check "gcma-paced: the area was filled" grep -q ',filled,' "$pr/fill.csv"
 check "gcma-paced: its keeper read only while the area was short (reading ${busy:-?}% of the time)" \
 	awk -v b="${busy:-100}" 'BEGIN { exit !(b < 50) }'
+occ=$(csv_rows "$pr/alloc.csv" 1 area_occupancy_pct | sort -g | head -n 1)
+check "gcma-paced: with alloc-refill every request met the area >= 90% full (lowest ${occ:-none})" \
+	awk -v o="${occ:-0}" 'BEGIN { exit !(o >= 90) }'
+waits=$(csv_rows "$pr/alloc.csv" 'refill_wait_ns != ""' | wc -l)
+slow=$(csv_rows "$pr/alloc.csv" 'refill_wait_ns > 100000000' | wc -l)
+check "gcma-paced: every request says how long its burst waited for the refill ($waits of 4)" [ "$waits" -eq 4 ]
+check "gcma-paced: a request after an 8192-page one waited for the keeper ($slow waits over 0.1 s)" [ "$slow" -ge 1 ]
+check "gcma-paced: its keeper, stopped during each burst, went on and ended with the run" \
+	grep -q '^fill,[0-9]*,ran,' "$pr/backgrounds.csv"
 check "none: no allocation was made" sh -c "! [ -s '$nr/alloc.csv' ] || [ \$(wc -l < '$nr/alloc.csv') -le 1 ]"
 g="$dir/runs/gcma-r1/snapshots"
 s0=$(val "$g/before/cleancache/stores"); s1=$(val "$g/after/cleancache/stores")

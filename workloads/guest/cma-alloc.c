@@ -17,6 +17,14 @@
  * -EINTR). It is recorded as timed out (timed_out=1, errno ETIMEDOUT,
  * latency censored at the deadline) and the plan goes on. Rows are written
  * and flushed as each burst is freed: a run stopped half-way keeps them.
+ *
+ * With --wait-target each burst first waits (at most --wait-max-ms) until
+ * the area's tenants are back at that occupancy: a request takes part of
+ * the area back, and the next one should meet the condition the
+ * experiment is about; the time waited is in the CSV (refill_wait_ns).
+ * --pause-pidfile names the process that refills the area (area-fill's
+ * keeper): it is stopped (SIGSTOP) for each burst, from the state read
+ * before it to its free, so that no reader of ours runs in a timed window.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,6 +77,49 @@ static int write_pages(const char *path, long pages)
 	if (close(fd) && !e)
 		e = errno;
 	return e;
+}
+
+/* The keeper paused for the burst under way, 0 when none */
+static pid_t paused;
+
+/* Stops the process whose pid is in pidfile (none: nothing to pause). */
+static void keeper_pause(const char *pidfile)
+{
+	long pid = 0;
+	FILE *f;
+
+	if (!pidfile || !(f = fopen(pidfile, "r")))
+		return;
+	if (fscanf(f, "%ld", &pid) == 1 && pid > 1 && !kill((pid_t)pid, SIGSTOP))
+		paused = (pid_t)pid;
+	fclose(f);
+}
+
+static void keeper_resume(void)
+{
+	if (paused)
+		kill(paused, SIGCONT);
+	paused = 0;
+}
+
+/*
+ * Waits until the area's tenants hold target % of it, at most max_ms,
+ * looking every 50 ms (whether they got there is the occupancy the burst
+ * records next). Returns the time waited.
+ */
+static long long wait_refill(const char *area, double target, double max_ms)
+{
+	long long t0 = now_ns(), end = t0 + (long long)(max_ms * 1e6);
+	struct area_state st;
+
+	while (!stop) {
+		if (!area_read(area, 0, &st) && st.total > 0 && area_occupancy(&st) >= target)
+			break;
+		if (now_ns() >= end)
+			break;
+		sleep_ms(50);
+	}
+	return now_ns() - t0;
 }
 
 /* Frees through path, under an exclusive flock of lock_fd when >= 0. */
@@ -194,14 +245,19 @@ static void usage(void)
 		"usage: cma-alloc --area NAME [--dir DIR] [--count N] [--pages P[,P...]]\n"
 		"                 [--burst K] [--hold-ms MS] [--interval-ms MS] [--jitter-ms MS]\n"
 		"                 [--seed S] [--out FILE] [--loop] [--free-lock FILE]\n"
-		"                 [--timeout-ms MS]\n"
+		"                 [--timeout-ms MS] [--wait-target PCT [--wait-max-ms MS]]\n"
+		"                 [--pause-pidfile FILE]\n"
 		"For each size, N bursts of K allocations through DIR/NAME/alloc (default\n"
 		"DIR /sys/kernel/debug/cma), held MS, freed through DIR/NAME/free. CSV:\n"
 		"seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,\n"
-		"area_total,area_tenants,area_occupancy_pct,timed_out (the area's state just\n"
-		"before the burst's first request: tenants are movable pages in a CMA area,\n"
-		"cached pages in a GCMA one). --timeout-ms: a request still running after MS\n"
+		"area_total,area_tenants,area_occupancy_pct,timed_out,refill_wait_ns (the area's\n"
+		"state just before the burst's first request: tenants are movable pages in a CMA\n"
+		"area, cached pages in a GCMA one). --timeout-ms: a request still running after MS\n"
 		"is killed (timed_out=1, errno ETIMEDOUT, latency_ns = the deadline); 0: none.\n"
+		"--wait-target: before each burst, wait until the tenants hold PCT%% of the area,\n"
+		"at most --wait-max-ms (default 30000); refill_wait_ns is the time waited (empty\n"
+		"without). --pause-pidfile: the process in FILE (the area's refiller) is stopped\n"
+		"from just before each burst to its free.\n"
 		"--free-lock: frees under an flock of FILE, for drivers that\n"
 		"share an area: debugfs keeps one list of allocations per area, and a free\n"
 		"that finds it emptied by another driver's free frees nothing (mm/cma_debug.c)\n");
@@ -236,18 +292,23 @@ int main(int argc, char **argv)
 		{ "loop", no_argument, NULL, 'l' },
 		{ "free-lock", required_argument, NULL, 'L' },
 		{ "timeout-ms", required_argument, NULL, 't' },
+		{ "wait-target", required_argument, NULL, 'w' },
+		{ "wait-max-ms", required_argument, NULL, 'W' },
+		{ "pause-pidfile", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *dir = "/sys/kernel/debug/cma", *area = NULL, *out = NULL, *lock = NULL;
+	const char *pause_pidfile = NULL;
 	double count = 1, burst = 1, hold = 0, interval = 0, jitter = 0, seed = 1, timeout = 0;
+	double wait_target = 0, wait_max = 30000;
 	long sizes[MAX_SIZES];
 	int nsizes = 0, c, seq = 0, bursts = 0, failures = 0, timeouts = 0, loop = 0, lock_fd = -1;
 	struct shared *sh;
 	char alloc_path[4096], free_path[4096];
 	FILE *f = stdout;
 
-	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:t:w:W:P:h", opts, NULL)) != -1) {
 		char *end, *tok, *save = NULL;
 		int bad = 0;
 
@@ -262,6 +323,9 @@ int main(int argc, char **argv)
 		case 'j': bad = parse_num("jitter-ms", optarg, 0, &jitter); break;
 		case 's': bad = parse_num("seed", optarg, 0, &seed); break;
 		case 't': bad = parse_num("timeout-ms", optarg, 0, &timeout); break;
+		case 'w': bad = parse_num("wait-target", optarg, 0, &wait_target); break;
+		case 'W': bad = parse_num("wait-max-ms", optarg, 0, &wait_max); break;
+		case 'P': pause_pidfile = optarg; break;
 		case 'p':
 			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 				long v = strtol(tok, &end, 10);
@@ -287,6 +351,10 @@ int main(int argc, char **argv)
 	}
 	if (burst > 256) {
 		fprintf(stderr, "cma-alloc: --burst: at most 256\n");
+		return 2;
+	}
+	if (wait_target > 100) {
+		fprintf(stderr, "cma-alloc: --wait-target: at most 100 (%%)\n");
 		return 2;
 	}
 	if (jitter > interval) {
@@ -317,7 +385,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(f, "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,"
-		"area_total,area_tenants,area_occupancy_pct,timed_out\n");
+		"area_total,area_tenants,area_occupancy_pct,timed_out,refill_wait_ns\n");
 	fflush(f);
 	do {
 		for (int s = 0; s < nsizes && !stop; s++) {
@@ -325,6 +393,7 @@ int main(int argc, char **argv)
 				long long t_free0, t_free1;
 				struct area_state st;
 				int k = (int)burst, late[256] = { 0 };
+				long long waited = -1;
 				long held = 0;
 
 				if (bursts > 0 && interval > 0) {
@@ -332,6 +401,9 @@ int main(int argc, char **argv)
 
 					sleep_ms(interval + (2 * u - 1) * jitter);
 				}
+				if (wait_target > 0)
+					waited = wait_refill(area, wait_target, wait_max);
+				keeper_pause(pause_pidfile);
 				/* Read once per burst: a read between back-to-back requests
 				 * would stretch the burst it measures. */
 				if (area_read(area, 0, &st))
@@ -382,18 +454,24 @@ int main(int argc, char **argv)
 				/* debugfs frees whole earlier allocations, up to the count written */
 				if (held && free_pages(free_path, held, lock_fd)) {
 					fprintf(stderr, "cma-alloc: freeing %ld pages: %s\n", held, strerror(errno));
+					keeper_resume();
 					return 1;
 				}
 				t_free1 = now_ns();
+				keeper_resume();
 				for (int b = 0; b < k; b++) {
 					fprintf(f, "%d,%d,%ld,%lld,%lld,%d,%d,%lld,", seq++, bursts, sizes[s],
 						sh->r[b].start, sh->r[b].lat, !sh->r[b].err, sh->r[b].err,
 						held ? t_free1 - t_free0 : 0);
 					if (st.total > 0)
-						fprintf(f, "%ld,%ld,%.1f,%d\n", st.total, st.tenants,
+						fprintf(f, "%ld,%ld,%.1f,%d,", st.total, st.tenants,
 							area_occupancy(&st), late[b]);
 					else
-						fprintf(f, ",,,%d\n", late[b]);
+						fprintf(f, ",,,%d,", late[b]);
+					if (waited >= 0)
+						fprintf(f, "%lld\n", waited);
+					else
+						fputs("\n", f);
 				}
 				/* on the results share at once: a run cut short keeps it */
 				fflush(f);
