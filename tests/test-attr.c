@@ -310,11 +310,14 @@ static void test_report(void **state)
 	sb_init(&txt);
 	report_dataset(&ds, NULL, &txt, NULL);
 	assert_non_null(strstr(txt.buf, "16384 pages: where the kernel-side time went"));
-	assert_non_null(strstr(txt.buf, "- gcma, 16384 pages (4 of 4 requests attributed): the "
+	/* seq 11 began at 77.2% of a 90% fill: left out, and said so */
+	assert_non_null(strstr(txt.buf, "- gcma, 16384 pages (3 of 3 requests attributed; 1 below "
+				       "the fill left out): the "
 				       "slowest attributed, gcma-r1 seq 9, 11.1 ms, spent 90% of it "
 				       "taking the free range and 78% switched out while runnable; 0 "
 				       "busy retries"));
-	assert_non_null(strstr(txt.buf, "- cma, 32700 pages (3 of 3 requests attributed): the "
+	assert_non_null(strstr(txt.buf, "- cma, 32700 pages (2 of 2 requests attributed; 1 below "
+				       "the fill left out): the "
 				       "slowest attributed, cma-r1 seq 4, 743.4 ms (failed), spent 63% "
 				       "of it isolating and draining the range and 79% switched out "
 				       "while runnable; 69 busy retries"));

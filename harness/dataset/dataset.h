@@ -111,6 +111,7 @@ struct ds_burst {
 	size_t n, failed;           /* requests, failed requests */
 	size_t timed_out;           /* requests aborted at their deadline: latency a lower bound */
 	long long start_ns, latency_ns;
+	double occupancy;           /* its first request's; NAN unknown */
 };
 
 /* One sample of the guest's 1 s sampler: time from the run's first sample. */
@@ -249,6 +250,10 @@ bool ds_run_counts(const struct ds_run *r);
 bool ds_status_partial(const char *status);
 /* A run that planned a fill and did not reach it: left out of comparisons. */
 bool ds_run_not_filled(const struct ds_run *r);
+/* A request (a burst: its first request) began with the area at its run's
+ * fill; false only where both are known and it was below (ds-util.c). */
+bool ds_alloc_met_fill(const struct dataset *ds, const struct ds_alloc *a);
+bool ds_burst_met_fill(const struct dataset *ds, const struct ds_burst *b);
 /* Number of runs with a bad status or any problem. */
 size_t dataset_degraded(const struct dataset *ds);
 /* Counter lookup: delta of source/name in run, false if either side is missing. */

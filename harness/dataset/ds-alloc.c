@@ -177,6 +177,7 @@ void ds_derive_bursts(struct dataset *ds, size_t ri)
 		b->timed_out = late;
 		b->start_ns = first;
 		b->latency_ns = last - first;
+		b->occupancy = a[i].occupancy;
 	}
 }
 

@@ -7,6 +7,7 @@
 #include "dataset/ds-internal.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,28 @@ bool ds_run_not_filled(const struct ds_run *r)
 {
 	/* "load": a set-up without an area ran the fill's load; nothing to miss. */
 	return r->fill_status && strcmp(r->fill_status, "filled") && strcmp(r->fill_status, "load");
+}
+
+/*
+ * The condition a filled run is about is an area at its fill when each
+ * request began; a request that met less measured something else. Runs
+ * without a fill, set-ups without an area and requests whose occupancy
+ * was not read (older files) cannot tell, and count.
+ */
+static bool met_fill(const struct ds_run *r, double occupancy)
+{
+	return isnan(r->fill_target) || isnan(occupancy) || !r->area ||
+	       occupancy >= r->fill_target;
+}
+
+bool ds_alloc_met_fill(const struct dataset *ds, const struct ds_alloc *a)
+{
+	return met_fill(&ds->runs[a->run], a->occupancy);
+}
+
+bool ds_burst_met_fill(const struct dataset *ds, const struct ds_burst *b)
+{
+	return met_fill(&ds->runs[b->run], b->occupancy);
 }
 
 size_t dataset_degraded(const struct dataset *ds)

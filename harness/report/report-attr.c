@@ -44,7 +44,7 @@ static size_t col_attrs(const struct report_col *c, long long pages,
 		const struct ds_alloc *a = &ds->allocs[ds->attrs[i].alloc];
 
 		if (a->pages == pages && !a->tag[0] && col_run(c, a->run) &&
-		    ds_attr_total(&ds->attrs[i].at) > 0)
+		    ds_alloc_met_fill(ds, a) && ds_attr_total(&ds->attrs[i].at) > 0)
 			(*out)[n++] = &ds->attrs[i];
 	}
 	return n;
@@ -392,7 +392,7 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 
 		for (size_t z = 0; z < nsizes; z++) {
 			const struct ds_attr_row **rows, *w = NULL;
-			size_t n = col_attrs(&c, sizes[z], &rows), all = 0;
+			size_t n = col_attrs(&c, sizes[z], &rows), all = 0, below = 0;
 			long long ph[DS_NPHASES], st[DS_NSTATES], total;
 			const struct ds_alloc *a;
 			const struct ds_attr *at;
@@ -406,9 +406,16 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 			if (!w)
 				continue;
 			/* the requests of that size: those not attributed may be slower */
-			for (size_t i = 0; i < ds->nallocs; i++)
-				all += ds->allocs[i].pages == sizes[z] && !ds->allocs[i].tag[0] &&
-				       col_run(&c, ds->allocs[i].run);
+			for (size_t i = 0; i < ds->nallocs; i++) {
+				const struct ds_alloc *r = &ds->allocs[i];
+
+				if (r->pages != sizes[z] || r->tag[0] || !col_run(&c, r->run))
+					continue;
+				if (ds_alloc_met_fill(ds, r))
+					all++;
+				else
+					below++;
+			}
 			a = &ds->allocs[w->alloc];
 			at = &w->at;
 			total = ds_attr_total(at);
@@ -418,9 +425,12 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 				st[t] = ds_attr_state(at, t);
 			bp = largest(ph, DS_NPHASES);
 			bs = largest(st, DS_NSTATES);
-			sb_addf(&out, "- %s, %lld pages (%zu of %zu requests attributed): the slowest "
-				"attributed, %s seq %lld, %.1f ms%s, spent %.0f%% of it %s", c.section,
-				sizes[z], n, all,
+			sb_addf(&out, "- %s, %lld pages (%zu of %zu requests attributed", c.section,
+				sizes[z], n, all);
+			if (below)
+				sb_addf(&out, "; %zu below the fill left out", below);
+			sb_addf(&out, "): the slowest attributed, %s seq %lld, %.1f ms%s, spent %.0f%% "
+				"of it %s",
 				ds->runs[a->run].name, a->seq, a->kernel_ns / 1e6,
 				a->success ? "" : " (failed)", 100.0 * ph[bp] / total, report_phase_what[bp]);
 			if (at->sched_traced)

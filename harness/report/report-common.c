@@ -202,13 +202,14 @@ size_t all_sizes(const struct report_col *cols, size_t ncols, const char *tag,
 
 /* Per-run statistics of one size on one side, for every ok run of a column. */
 
-/* Every burst (dataset.h defines them) of a column's ok runs, in us; failed ones too. */
+/* Every burst (dataset.h defines them) of a column's ok runs that met the
+ * fill, in us; failed ones too. */
 void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed)
 {
 	for (size_t i = 0; i < c->ds->nbursts; i++) {
 		const struct ds_burst *b = &c->ds->bursts[i];
 
-		if (!col_run(c, b->run))
+		if (!col_run(c, b->run) || !ds_burst_met_fill(c->ds, b))
 			continue;
 		dv_add(out, b->latency_ns / 1000.0);
 		*failed += b->failed > 0;

@@ -5,7 +5,8 @@
 
 /* ---- data for the plots/ scripts -------------------------------------------------- */
 
-/* Successful requests' latencies (us) in ok, every request's in every. */
+/* Successful requests' latencies (us) in ok, every request's in every: those
+ * that met the fill, as in the tables. */
 static void alloc_samples(const struct report_col *c, long long pages, enum lat_side side,
 			  struct dvec *ok, struct dvec *every)
 {
@@ -13,7 +14,8 @@ static void alloc_samples(const struct report_col *c, long long pages, enum lat_
 		const struct ds_alloc *a = &c->ds->allocs[i];
 		double x = lat_us(a, side);
 
-		if (a->pages != pages || isnan(x) || a->tag[0] || !col_run(c, a->run))
+		if (a->pages != pages || isnan(x) || a->tag[0] || !col_run(c, a->run) ||
+		    !ds_alloc_met_fill(c->ds, a))
 			continue;
 		dv_add(every, x);
 		if (a->success)

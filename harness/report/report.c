@@ -19,6 +19,7 @@ struct lat_runs {
 	struct dvec p50, p99, mean, ok, retries;
 	size_t requests, failed;
 	size_t partial;             /* kernel side: runs left out, not every request traced */
+	size_t below;               /* requests that met less than their run's fill, left out */
 	double max;
 };
 
@@ -43,6 +44,10 @@ static void lat_runs(const struct report_col *c, const char *tag, long long page
 
 			if (a->run != run || a->pages != pages || strcmp(a->tag, tag))
 				continue;
+			if (!ds_alloc_met_fill(c->ds, a)) {
+				o->below++;
+				continue;
+			}
 			if (isnan(x)) {
 				untraced++;
 				continue;
@@ -91,6 +96,19 @@ static void count_row(struct table *t, const char *what, const size_t *runs, con
 						  : xasprintf("%zu: %zu", runs[c], items[c]));
 }
 
+/* How many of each column's requests (or bursts) began below their run's
+ * fill: named, and left out of every row above (ds_alloc_met_fill). */
+static void below_fill_row(struct table *t, const char *what, const size_t *below,
+			   size_t ncols)
+{
+	char *label = xasprintf("%s below the fill, left out", what);
+	struct trow *r = table_text(t, label);
+
+	free(label);
+	for (size_t c = 0; c < ncols; c++)
+		table_set(r, c, xasprintf("%zu", below[c]));
+}
+
 static void latency_table(struct tables *ts, const struct report_col *cols, size_t ncols,
 			  const char *tag, long long pages, enum lat_side side)
 {
@@ -98,18 +116,25 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 	struct dvec *p50 = dvecs(ncols), *p99 = dvecs(ncols), *mean = dvecs(ncols);
 	struct dvec *ok = dvecs(ncols), *rt = dvecs(ncols);
 	size_t *runs = xcalloc(ncols, sizeof(size_t)), *reqs = xcalloc(ncols, sizeof(size_t));
-	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0, partial = 0;
+	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0, partial = 0, below = 0;
 	double *max = xcalloc(ncols, sizeof(double));
-	char *title = *tag ? xasprintf("the script's allocations alloc-%s.csv, %lld pages, user-side "
-				       "(us; every request, failed ones too)", tag, pages)
-			   : xasprintf("allocation latency, %lld pages, %s (us; every request, failed "
-				       "ones too)", pages, side == USER ? "user-side"
-						   : "kernel-side (cma_alloc_start..finish)");
-	struct table *t = tables_add(ts, cols, ncols, title);
+	const char *which;
+	char *title;
+	struct table *t;
 
-	free(title);
 	for (size_t c = 0; c < ncols; c++) {
 		lat_runs(&cols[c], tag, pages, side, &lr[c]);
+		below += lr[c].below;
+	}
+	which = below ? "every request that met the fill" : "every request";
+	title = *tag ? xasprintf("the script's allocations alloc-%s.csv, %lld pages, user-side "
+				 "(us; %s, failed ones too)", tag, pages, which)
+		     : xasprintf("allocation latency, %lld pages, %s (us; %s, failed ones too)",
+				 pages, side == USER ? "user-side"
+						     : "kernel-side (cma_alloc_start..finish)", which);
+	t = tables_add(ts, cols, ncols, title);
+	free(title);
+	for (size_t c = 0; c < ncols; c++) {
 		/* the vectors move into the row helpers' shape */
 		p50[c] = lr[c].p50;
 		p99[c] = lr[c].p99;
@@ -157,6 +182,14 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 				table_set(r, c, xasprintf("%zu", lr[c].partial));
 		}
 	}
+	if (below) {
+		size_t *nb = xcalloc(ncols, sizeof(*nb));
+
+		for (size_t c = 0; c < ncols; c++)
+			nb[c] = lr[c].below;
+		below_fill_row(t, "requests", nb, ncols);
+		free(nb);
+	}
 	tables_drop_empty(ts);
 	dvecs_free(p50, ncols);
 	dvecs_free(p99, ncols);
@@ -175,9 +208,23 @@ static void burst_table(struct tables *ts, const struct report_col *cols, size_t
 	struct dvec *p50 = dvecs(ncols), *ok = dvecs(ncols);
 	size_t *runs = xcalloc(ncols, sizeof(size_t)), *n = xcalloc(ncols, sizeof(size_t));
 	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0;
-	struct table *t = tables_add(ts, cols, ncols,
-				     "burst latency, first request's start to last request's end "
-				     "(us; failed bursts too)");
+	size_t *below = xcalloc(ncols, sizeof(size_t)), nbelow = 0;
+	struct table *t;
+
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c].ds->nbursts; i++) {
+			const struct ds_burst *b = &cols[c].ds->bursts[i];
+
+			if (col_run(&cols[c], b->run) && !ds_burst_met_fill(cols[c].ds, b)) {
+				below[c]++;
+				nbelow++;
+			}
+		}
+	t = tables_add(ts, cols, ncols, nbelow ? "burst latency, first request's start to last "
+						 "request's end (us; bursts that met the fill, "
+						 "failed ones too)"
+					       : "burst latency, first request's start to last "
+						 "request's end (us; failed bursts too)");
 
 	for (size_t c = 0; c < ncols; c++)
 		for (size_t run = 0; run < cols[c].ds->nruns; run++) {
@@ -189,7 +236,7 @@ static void burst_table(struct tables *ts, const struct report_col *cols, size_t
 			for (size_t i = 0; i < cols[c].ds->nbursts; i++) {
 				const struct ds_burst *b = &cols[c].ds->bursts[i];
 
-				if (b->run == run) {
+				if (b->run == run && ds_burst_met_fill(cols[c].ds, b)) {
 					dv_add(&d, b->latency_ns / 1000.0);
 					f += b->failed > 0;
 				}
@@ -212,9 +259,12 @@ static void burst_table(struct tables *ts, const struct report_col *cols, size_t
 		spread_row(t, "run p50s", p50, 0);
 		censored_burst_rows(t, cols, ncols);
 	}
+	if (nbelow)
+		below_fill_row(t, "bursts", below, ncols);
 	tables_drop_empty(ts);
 	dvecs_free(p50, ncols);
 	dvecs_free(ok, ncols);
+	free(below);
 	free(runs);
 	free(n);
 	free(failed);
@@ -798,7 +848,9 @@ static const char legend[] =
 	"(q 0.xx) follows every tested cell. Not tested: a column whose runs all share one\n"
 	"value with the baseline's (0 against 0), and CMA counters of a set-up without an\n"
 	"area. Latencies are over every request, failed ones too, with the success rate\n"
-	"beside them. Percentiles: linear interpolation (type 7).\n\n";
+	"beside them; in runs with a fill, over the requests that began with the area at\n"
+	"the fill (the others are counted in a row of their own: \"below the fill, left\n"
+	"out\"). Percentiles: linear interpolation (type 7).\n\n";
 
 void report_dataset(const struct dataset *ds, const char *baseline, struct strbuf *txt,
 		    struct strbuf *md)

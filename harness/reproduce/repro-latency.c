@@ -10,12 +10,13 @@ static const char *const side_name[] = { "-", "kernel", "user" };
 struct lat_cell {
 	enum side side;
 	size_t reps, reqs, fails;
+	size_t below;               /* requests that began below their run's fill, left out */
 	struct over st[3];          /* per-repetition min, max, avg (us) */
 };
 
 /*
  * The cell (section, pages): per ok run the min, max and mean of its
- * successful requests of that size, kernel-side if every one of them has
+ * successful requests of that size that met the run's fill, kernel-side if every one of them has
  * a kernel latency (unless force is SIDE_USER), else user-side.
  */
 static void lat_cell(const struct picks *ps, const char *section, long long pages,
@@ -36,6 +37,10 @@ static void lat_cell(const struct picks *ps, const char *section, long long page
 
 			if (x->run != ps->v[i].run || x->pages != pages)
 				continue;
+			if (!ds_alloc_met_fill(ds, x)) {
+				c->below++;
+				continue;
+			}
 			if (!x->success) {
 				c->fails++;
 				continue;
@@ -61,7 +66,8 @@ static void lat_cell(const struct picks *ps, const char *section, long long page
 			const struct ds_alloc *x = &ds->allocs[a];
 			double us;
 
-			if (x->run != ps->v[i].run || x->pages != pages || !x->success)
+			if (x->run != ps->v[i].run || x->pages != pages || !x->success ||
+			    !ds_alloc_met_fill(ds, x))
 				continue;
 			us = (kernel ? x->kernel_ns : x->user_ns) / 1000.0;
 			mn = us < mn ? us : mn;
@@ -225,7 +231,7 @@ static void latency_verdict(struct strbuf *md, const struct picks *ps, const str
 static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 {
 	bool shape_ok = false;
-	struct strbuf departs;
+	struct strbuf departs, left;
 	const struct published *pub = ctx->pub;
 	struct lat_ratios *lr = &ctx->lr;
 	static const char *const sections[] = { "none", "cma", "gcma", NULL };
@@ -238,6 +244,7 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 	const struct pub_row *band;
 
 	sb_init(&departs);
+	sb_init(&left);
 	picks_select(&ps, ctx->sets, ctx->nsets, "rfc-v2", sections);
 	nsizes = lat_sizes(pub, &ps, &sizes);
 	lat_setups(pub, sections, &setups);
@@ -269,6 +276,9 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 				any_pub |= pr[k] != NULL;
 			}
 			lat_cell(&ps, setups.v[s], sizes[z], SIDE_NONE, &c);
+			if (c.below)
+				sb_addf(&left, "%s%s %lld pages: %zu", left.len ? "; " : "", setups.v[s],
+					sizes[z], c.below);
 			if (!any_pub && !c.reps && !c.fails)
 				continue;
 			sb_addf(md, "| %lld | %s | ", sizes[z], setups.v[s]);
@@ -302,6 +312,10 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 		}
 	}
 	sb_add(md, "\n");
+	if (left.len)
+		sb_addf(md, "Requests that began with the area below their run's fill, left out of "
+			"the cells above (set-up, size: requests): %s.\n\n", left.buf);
+	sb_free(&left);
 	if (sl_has(&setups, "gcma.zram") && !in_list(sections, "gcma.zram"))
 		sb_add(md, "gcma.zram (GCMA with a zram backend) has no counterpart here: the ported "
 		       "series has no zram backend, so those rows stay published-only.\n\n");
