@@ -103,23 +103,33 @@ static void keeper_resume(void)
 }
 
 /*
- * Waits until the area's tenants hold target % of it, at most max_ms,
- * looking every 50 ms (whether they got there is the occupancy the burst
- * records next). Returns the time waited.
+ * Before a burst: waits until the area's tenants hold target % of it (at
+ * most max_ms, looking every 50 ms; no wait without a target), stops the
+ * keeper and reads the state the burst records. The background may take
+ * pages between the look and the stop, so the reading after the stop is
+ * the one that counts: below the target, the keeper goes on and so does
+ * the wait, while time is left. Returns the time waited, -1 without a target.
  */
-static long long wait_refill(const char *area, double target, double max_ms)
+static long long refill_then_read(const char *area, double target, double max_ms,
+				  const char *pidfile, struct area_state *st)
 {
 	long long t0 = now_ns(), end = t0 + (long long)(max_ms * 1e6);
-	struct area_state st;
 
-	while (!stop) {
-		if (!area_read(area, 0, &st) && st.total > 0 && area_occupancy(&st) >= target)
+	for (;;) {
+		while (target > 0 && !stop && now_ns() < end &&
+		       (area_read(area, 0, st) || st->total <= 0 || area_occupancy(st) < target))
+			sleep_ms(50);
+		keeper_pause(pidfile);
+		/* Read once per burst: a read between back-to-back requests
+		 * would stretch the burst it measures. */
+		if (area_read(area, 0, st))
+			st->total = st->tenants = -1;
+		if (target <= 0 || stop || now_ns() >= end ||
+		    (st->total > 0 && area_occupancy(st) >= target))
 			break;
-		if (now_ns() >= end)
-			break;
-		sleep_ms(50);
+		keeper_resume();
 	}
-	return now_ns() - t0;
+	return target > 0 ? now_ns() - t0 : -1;
 }
 
 /* Frees through path, under an exclusive flock of lock_fd when >= 0. */
@@ -393,7 +403,7 @@ int main(int argc, char **argv)
 				long long t_free0, t_free1;
 				struct area_state st;
 				int k = (int)burst, late[256] = { 0 };
-				long long waited = -1;
+				long long waited;
 				long held = 0;
 
 				if (bursts > 0 && interval > 0) {
@@ -401,13 +411,8 @@ int main(int argc, char **argv)
 
 					sleep_ms(interval + (2 * u - 1) * jitter);
 				}
-				if (wait_target > 0)
-					waited = wait_refill(area, wait_target, wait_max);
-				keeper_pause(pause_pidfile);
-				/* Read once per burst: a read between back-to-back requests
-				 * would stretch the burst it measures. */
-				if (area_read(area, 0, &st))
-					st.total = st.tenants = -1;
+				waited = refill_then_read(area, wait_target, wait_max, pause_pidfile,
+							  &st);
 				memset(sh->r, 0, k * sizeof(sh->r[0]));
 				if (timeout <= 0)
 					do_requests(alloc_path, sizes[s], 0, k, sh);
