@@ -308,6 +308,48 @@ static void test_alloc_refill(void **state)
 	free(p);
 }
 
+/*
+ * swap: a step right after the scratch disk is mounted (a swap file lives
+ * there), none without the key; a swap file that does not fit the scratch
+ * disk and a zram as large as memory are errors naming the key.
+ */
+static void test_swap(void **state)
+{
+	struct scenario s;
+	struct plan plan = { 0 };
+	struct strbuf errs = { 0 };
+
+	(void)state;
+	load(&s);
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_null(strstr(plan.runs[0].steps, "\nswap "));
+	plan_free(&plan);
+	assert_int_equal(scenario_override(&s, "swap=128M", &ctx, &errs), 0);
+	plan = (struct plan){ 0 };
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_non_null(strstr(plan.runs[0].steps, "scratch /dev/vdb\nswap 128 disk\n"));
+	plan_free(&plan);
+	assert_int_equal(scenario_override(&s, "swap-device=zram", &ctx, &errs), 0);
+	plan = (struct plan){ 0 };
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_non_null(strstr(plan.runs[0].steps, "scratch /dev/vdb\nswap 128 zram\n"));
+	plan_free(&plan);
+	assert_int_not_equal(scenario_override(&s, "swap=4G", &ctx, &errs), 0);
+	assert_non_null(strstr(errs.buf, "swap: zram of 4096 MiB (uncompressed) must be less than "
+			       "the guest's memory"));
+	scenario_free(&s);
+	sb_free(&errs);
+	sb_init(&errs);
+	load(&s);
+	assert_int_not_equal(scenario_override(&s, "swap=4G", &ctx, &errs), 0);
+	assert_non_null(strstr(errs.buf, "swap: a swap file of 4096 MiB does not fit the scratch "
+			       "disk"));
+	assert_int_not_equal(scenario_override(&s, "swap-device=floppy", &ctx, &errs), 0);
+	assert_non_null(strstr(errs.buf, "swap-device"));
+	scenario_free(&s);
+	sb_free(&errs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_background_names),
 		cmocka_unit_test(test_fill_before_alloc_loop),
 		cmocka_unit_test(test_alloc_refill),
+		cmocka_unit_test(test_swap),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -75,6 +75,8 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	if (s->trace)
 		sb_addf(&sb, "trace %s\n", s->trace);
 	sb_add(&sb, "scratch /dev/vdb\n");
+	if (s->swap)
+		sb_addf(&sb, "swap %llu %s\n", (unsigned long long)(s->swap >> 20), s->swap_device);
 	/* Files are laid out before anything is measured. */
 	if (s->fio)
 		sb_addf(&sb, "prepare %s %s\n", s->fio, fio_env);

@@ -239,6 +239,16 @@ static const struct key_def keys[] = {
 	  .posval = VALUES("stream", "paced"), .what = "a way of keeping the area full",
 	  .help = "how a filled area is kept full while the work runs (below): its readers read "
 		  "on, or only while the area is short" },
+	{ "swap", K_SWAP, T_SIZE, OFF(swap),
+	  .help = "swap space the guest turns on before anything else runs (`swap-device`); unset "
+		  "or `0M`: none. The kernels have swap compiled in, so without it anonymous memory "
+		  "cannot be reclaimed, as before. The RFC v2's build machine had 128 MiB; "
+		  "phones swap to zram" },
+	{ "swap-device", K_SWAP_DEVICE, T_CHOICE, OFF(swap_device), .def = "disk",
+	  .posval = VALUES("disk", "zram"), .what = "a swap device",
+	  .help = "`disk`: a swap file of `swap` bytes on the scratch disk (its storage model "
+		  "applies); `zram`: a compressed block device in the guest's memory (lzo-rle) of "
+		  "`swap` bytes, uncompressed" },
 	{ "disk", K_DISK, T_CHOICE, OFF(disk), .def = "host", .values = disk_list,
 	  .what = "a storage model",
 	  .help = "the scratch disk's storage model: QEMU's block throttling "
@@ -892,6 +902,16 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 		     (unsigned long long)(r->scratch >> 20));
 	if (r->alloc_jitter > r->alloc_interval)
 		verr(errs, path, r, K_ALLOC_JITTER, "exceeds alloc-interval (%gs)", r->alloc_interval);
+	if (r->swap && !strcmp(r->swap_device, "disk") &&
+	    r->swap + (r->fio || bg_list_find(&r->bg, "fio") ? r->fio_size : 0) +
+	    (64ull << 20) > r->scratch)
+		verr(errs, path, r, K_SWAP, "a swap file of %llu MiB does not fit the scratch disk "
+		     "(%llu MiB) beside the files it holds", (unsigned long long)(r->swap >> 20),
+		     (unsigned long long)(r->scratch >> 20));
+	if (r->swap && !strcmp(r->swap_device, "zram") && r->swap >= r->memory)
+		verr(errs, path, r, K_SWAP, "zram of %llu MiB (uncompressed) must be less than the "
+		     "guest's memory (%llu MiB)", (unsigned long long)(r->swap >> 20),
+		     (unsigned long long)(r->memory >> 20));
 	if (r->alloc_refill > 0 && r->fill <= 0)
 		verr(errs, path, r, K_ALLOC_REFILL, "waits for the area to be back at its fill: "
 		     "needs fill (e.g. fill=90)");

@@ -29,7 +29,7 @@ enum scn_key {
 	K_PIN_BUFFER, K_WARMUP, K_ALLOC_BURST, K_ALLOC_HOLD, K_ALLOC_INTERVAL, K_ALLOC_JITTER,
 	K_SEED, K_PIN_MODE, K_JOB, K_BUILD_FILES, K_BUILD_JOBS, K_BUILD_WORK, K_PARALLEL,
 	K_DISK, K_DISK_SCALE, K_FILL, K_FILL_TIMEOUT, K_FILL_KEEP, K_BASELINE, K_ARCH,
-	K_ALLOC_TIMEOUT, K_PRIMARY, K_ORDER_SEED, K_ALLOC_REFILL,
+	K_ALLOC_TIMEOUT, K_PRIMARY, K_ORDER_SEED, K_ALLOC_REFILL, K_SWAP, K_SWAP_DEVICE,
 	K__COUNT
 };
 
@@ -75,6 +75,8 @@ struct run_spec {
 	long fill;              /* % of the area its tenants fill before allocations; 0: idle */
 	double fill_timeout;    /* seconds the fill may take */
 	enum fill_keep fill_keep; /* how the keeper keeps the area full */
+	uint64_t swap;          /* bytes of swap the guest turns on; 0: none */
+	char *swap_device;      /* "disk" (a file on the scratch disk) or "zram" */
 	char *baseline;         /* the section the report compares the others with */
 	char *primary;          /* the declared primary comparisons (struct primaries) */
 	long order_seed;        /* shuffles the sections within each repetition; 0: file order */
