@@ -83,6 +83,16 @@ rows=$(tail -n +2 "$d/l.csv" | wc -l)
 check "--loop went round the sweep more than once ($rows requests)" [ "$rows" -gt 3 ]
 check "--loop keeps plan order: 1 2 4 1 2 4 ..." sh -c "tail -n +2 '$d/l.csv' | cut -d, -f3 | head -n 6 | tr '\n' ' ' | grep -qx '1 2 4 1 2 4 '"
 
+# --passes: the sweep a fixed number of times, in plan order, after --start-ms
+t0=$(date +%s%N)
+"$DRIVER" --dir "$d" --area fake --count 1 --pages 1,2 --passes 3 --start-ms 300 \
+	--out "$d/p.csv" 2> /dev/null
+check "--passes 3: exits 0" [ $? -eq 0 ]
+check "--passes 3: 1 2 1 2 1 2" sh -c "tail -n +2 '$d/p.csv' | cut -d, -f3 | tr '\n' ' ' | grep -qx '1 2 1 2 1 2 '"
+check "--start-ms 300: the driver took at least 300 ms" [ $(( ($(date +%s%N) - t0) / 1000000 )) -ge 300 ]
+"$DRIVER" --dir "$d" --area fake --pages 1 --passes 0 > /dev/null 2>&1
+check "--passes 0 is refused" [ $? -eq 2 ]
+
 # --wait-target: an area whose state cannot be read never reaches it; each
 # burst waits --wait-max-ms, says so, and the plan goes on.
 "$DRIVER" --dir "$d" --area fake --count 2 --pages 2 --wait-target 90 --wait-max-ms 200 \

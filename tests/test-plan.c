@@ -44,7 +44,7 @@ static void test_expand(void **state)
 	assert_non_null(strstr(plan.runs[1].cmdline, " cma=256M"));
 	assert_null(strstr(plan.runs[2].cmdline, "cma="));
 	assert_non_null(strstr(plan.runs[0].steps, "area reserved\n"));
-	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1 60000 0 0\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1 60000 0 0 1 0\n"));
 	assert_non_null(strstr(plan.runs[0].steps, "fio read.fio FIO_RUNTIME=10 FIO_SIZE=64M\n"));
 	/* no area: no allocation step */
 	assert_null(strstr(plan.runs[2].steps, "alloc"));
@@ -154,7 +154,7 @@ static void test_workload_steps(void **state)
 	struct strbuf errs = { 0 };
 	char *p = xasprintf("%s/scenarios/workloads.scn", TEST_DATA);
 	const char *want[] = {
-		"prepare-build 10\n",
+		"prepare-build 10 0\n",
 		"run prepare-pin-io dd if=/dev/zero of=/mnt/scratch/pin-io.dat bs=1M count=16\n",
 		"bg fio-read $(perf_prefix bg-fio-read) env FIO_RUNTIME=300 FIO_SIZE=64M fio "
 		"--eta=never --output-format=json --output=$R/bg-fio-read.json $P/read.fio "
@@ -169,7 +169,7 @@ static void test_workload_steps(void **state)
 		"> $R/bg-alloc.log 2>&1\n",
 		"bg sampler sampler > $R/samples.csv 2>/dev/null\n",
 		"snapshot before\n",
-		"job build 10 2 32\n",
+		"job build 10 2 32 0 8\n",
 		"snapshot after\n",
 		"bg-stop\n",
 	};
@@ -283,7 +283,7 @@ static void test_alloc_refill(void **state)
 	for (size_t i = 0; i < s.nruns; i++)
 		s.runs[i].order_seed = 0;
 	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
-	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1 60000 5000 90\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1 60000 5000 90 1 0\n"));
 	plan_free(&plan);
 	scenario_free(&s);
 
@@ -350,6 +350,49 @@ static void test_swap(void **state)
 	sb_free(&errs);
 }
 
+/*
+ * A job and a foreground plan: in a set-up with an area the plan runs
+ * beside the job (started, the traced allocations, waited for), made
+ * alloc-passes times after alloc-start; without an area the job runs
+ * alone; the headers reach prepare-build and the job's line.
+ */
+static void test_job_beside_plan(void **state)
+{
+	struct scenario s;
+	struct plan plan = { 0 };
+	struct strbuf errs = { 0 };
+	const char *cma = NULL, *none = NULL;
+
+	(void)state;
+	load(&s);
+	for (size_t i = 0; i < s.nruns; i++)
+		s.runs[i].order_seed = 0;
+	assert_int_equal(scenario_override(&s, "job=build", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "build-headers=32M", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "build-includes=12", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "alloc-passes=4", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "alloc-start=3s", &ctx, &errs), 0);
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	for (size_t i = 0; i < plan.n; i++) {
+		if (strstr(plan.runs[i].steps, "area reserved") && !cma)
+			cma = plan.runs[i].steps;
+		if (!strstr(plan.runs[i].steps, "\narea ") && !none)
+			none = plan.runs[i].steps;
+	}
+	assert_non_null(cma);
+	assert_non_null(none);
+	assert_non_null(strstr(cma, "prepare-build 1000 32\n"));
+	assert_non_null(strstr(cma, "\njob-start build 1000 2 32 32 12\n"
+				    "alloc 3 1,512,1024 1 0 0 0 1 60000 0 0 4 3000\n"
+				    "job-wait build\nsnapshot after\n"));
+	assert_null(strstr(cma, "\njob build"));
+	assert_non_null(strstr(none, "\njob build 1000 2 32 32 12\nsnapshot after\n"));
+	assert_null(strstr(none, "job-start"));
+	plan_free(&plan);
+	scenario_free(&s);
+	sb_free(&errs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_fill_before_alloc_loop),
 		cmocka_unit_test(test_alloc_refill),
 		cmocka_unit_test(test_swap),
+		cmocka_unit_test(test_job_beside_plan),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

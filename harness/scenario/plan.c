@@ -42,20 +42,25 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	const char *area = setup_area_name(s->setup);
 	char *size = fmt_size(s->fio_size);
 	char *fio_env = xasprintf("FIO_SIZE=%s", size);
-	struct strbuf aa = { 0 }, ao = { 0 };
+	struct strbuf aa = { 0 }, ao = { 0 }, job = { 0 };
 	bool alloc_bg = false;
 	struct wl_args wa;
 
 	for (size_t i = 0; i < s->bg.n; i++)
 		alloc_bg |= s->bg.v[i].w->replaces_alloc;
 	/* The allocation plan: count, sizes, burst, hold, interval, jitter (ms), seed,
-	 * deadline (ms), the refill's longest wait (ms) and its target (%). */
+	 * deadline (ms), the refill's longest wait (ms) and its target (%), passes,
+	 * the wait before the first request (ms). */
 	sb_addf(&aa, "%ld ", s->alloc_count);
 	for (size_t i = 0; i < s->nalloc_pages; i++)
 		sb_addf(&aa, "%s%ld", i ? "," : "", s->alloc_pages[i]);
-	sb_addf(&aa, " %ld %.0f %.0f %.0f %ld %.0f %.0f %ld", s->alloc_burst, s->alloc_hold * 1000,
-		s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed, s->alloc_timeout * 1000,
-		s->alloc_refill * 1000, s->fill);
+	sb_addf(&aa, " %ld %.0f %.0f %.0f %ld %.0f %.0f %ld %ld %.0f", s->alloc_burst,
+		s->alloc_hold * 1000, s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed,
+		s->alloc_timeout * 1000, s->alloc_refill * 1000, s->fill, s->alloc_passes,
+		s->alloc_start * 1000);
+	/* build-sim's files, workers, work, headers (MiB) and includes */
+	sb_addf(&job, "%ld %ld %ld %llu %ld", s->build_files, s->build_jobs, s->build_work,
+		(unsigned long long)(s->build_headers >> 20), s->build_includes);
 	sb_addf(&ao, "--area %s --count %ld --pages ", area ? area : "none", s->alloc_count);
 	for (size_t i = 0; i < s->nalloc_pages; i++)
 		sb_addf(&ao, "%s%ld", i ? "," : "", s->alloc_pages[i]);
@@ -81,7 +86,8 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	if (s->fio)
 		sb_addf(&sb, "prepare %s %s\n", s->fio, fio_env);
 	if (s->job)
-		sb_addf(&sb, "prepare-build %ld\n", s->build_files);
+		sb_addf(&sb, "prepare-build %ld %llu\n", s->build_files,
+			(unsigned long long)(s->build_headers >> 20));
 	for (size_t i = 0; i < s->bg.n; i++)
 		if (s->bg.v[i].w->prepare)
 			s->bg.v[i].w->prepare(&sb, s, s->bg.v[i].arg, &wa);
@@ -108,10 +114,19 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	if (s->fio)
 		sb_addf(&sb, "fio %s FIO_RUNTIME=%.0f %s\n", s->fio,
 			s->fio_runtime < 1 ? 1 : s->fio_runtime, fio_env);
-	if (s->job)
-		sb_addf(&sb, "job build %ld %ld %ld\n", s->build_files, s->build_jobs, s->build_work);
-	if (area && s->alloc_count > 0 && !alloc_bg)
+	/* A job and a foreground plan: the plan runs beside the job, traced, and
+	 * the run waits for the job after it; a set-up without an area runs the
+	 * job alone, timed the same way (build-sim times itself). */
+	if (s->job && area && s->alloc_count > 0 && !alloc_bg) {
+		sb_addf(&sb, "job-start build %s\n", job.buf);
 		sb_addf(&sb, "alloc %s\n", aa.buf);
+		sb_add(&sb, "job-wait build\n");
+	} else {
+		if (s->job)
+			sb_addf(&sb, "job build %s\n", job.buf);
+		if (area && s->alloc_count > 0 && !alloc_bg)
+			sb_addf(&sb, "alloc %s\n", aa.buf);
+	}
 	/* A script is a foreground too: the snapshots bracket it. */
 	if (s->script)
 		sb_addf(&sb, "script %s\n", s->script);
@@ -122,6 +137,7 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	free(fio_env);
 	sb_free(&aa);
 	sb_free(&ao);
+	sb_free(&job);
 	return sb_detach(&sb);
 }
 

@@ -186,6 +186,15 @@ static const struct key_def keys[] = {
 		  "waited is `refill_wait_ns` in `alloc.csv`, and a burst that met less than `fill` "
 		  "still runs (its occupancy says so); `0`: no wait, the keeper runs on. Needs "
 		  "`fill`" },
+	{ "alloc-passes", K_ALLOC_PASSES, T_LONG, OFF(alloc_passes), .def = "1", .min = 1,
+	  .max = 10000,
+	  .help = "times the plan is made: every size in turn (`alloc-count` each), then again; "
+		  "with a `job`, a fixed plan that runs beside it, so that every set-up serves the "
+		  "same requests" },
+	{ "alloc-start", K_ALLOC_START, T_DURATION0, OFF(alloc_start), .def = "0",
+	  .help = "with a `job`: how long after the job starts the plan's first request comes "
+		  "(the plan then runs beside the job, traced, and the run waits for the job "
+		  "after it); without a job: a wait before the first request" },
 	{ "alloc-timeout", K_ALLOC_TIMEOUT, T_DURATION0, OFF(alloc_timeout), .def = "60s",
 	  .help = "a request's deadline: one still running then is aborted (a fatal signal makes "
 		  "`alloc_contig_range()` give up), recorded as timed out (`timed_out=1`, errno "
@@ -217,6 +226,14 @@ static const struct key_def keys[] = {
 	{ "build-work", K_BUILD_WORK, T_LONG, OFF(build_work), .def = "32", .min = 1,
 	  .max = 10000,
 	  .help = "passes over each worker's heap per file: the CPU per \"compilation\"" },
+	{ "build-headers", K_BUILD_HEADERS, T_SIZE, OFF(build_headers),
+	  .help = "shared headers (64 KiB each) build-sim lays out beside the sources; every "
+		  "compilation reads `build-includes` of them, the popular ones far more often, so "
+		  "that their pages are re-read (the workingset cleancache keeps) while the "
+		  "sources stream past once; unset: none" },
+	{ "build-includes", K_BUILD_INCLUDES, T_LONG, OFF(build_includes), .def = "8", .min = 1,
+	  .max = 1000,
+	  .help = "headers each compilation reads (with `build-headers`)" },
 	{ "trace", K_TRACE, T_STRING, OFF(trace), .def = "cma", .form = "list",
 	  .help = "trace events (systems or `system:event`) that `trace-cmd` collects around the "
 		  "allocations into `trace.dat` (16 MiB per CPU; a full buffer drops and counts new "
@@ -980,7 +997,7 @@ double scenario_derived_timeout(const struct run_spec *r)
 	if (bg_list_find(&r->bg, "fio"))
 		t += r->fio_size / (10.0 * (1 << 20));
 	if (area && r->alloc_count > 0)
-		t += (double)r->alloc_count * r->nalloc_pages *
+		t += r->alloc_start + (double)r->alloc_passes * r->alloc_count * r->nalloc_pages *
 		     (r->alloc_burst * deadline + r->alloc_hold + r->alloc_interval + r->alloc_jitter +
 		      r->alloc_refill);
 	if (r->job)

@@ -30,6 +30,7 @@ enum scn_key {
 	K_SEED, K_PIN_MODE, K_JOB, K_BUILD_FILES, K_BUILD_JOBS, K_BUILD_WORK, K_PARALLEL,
 	K_DISK, K_DISK_SCALE, K_FILL, K_FILL_TIMEOUT, K_FILL_KEEP, K_BASELINE, K_ARCH,
 	K_ALLOC_TIMEOUT, K_PRIMARY, K_ORDER_SEED, K_ALLOC_REFILL, K_SWAP, K_SWAP_DEVICE,
+	K_BUILD_HEADERS, K_BUILD_INCLUDES, K_ALLOC_PASSES, K_ALLOC_START,
 	K__COUNT
 };
 
@@ -69,6 +70,10 @@ struct run_spec {
 	long seed;
 	char *job;              /* foreground timed job: "build" or NULL */
 	long build_files, build_jobs, build_work;
+	uint64_t build_headers;   /* bytes of shared headers build-sim lays out; 0: none */
+	long build_includes;      /* headers each compilation reads */
+	long alloc_passes;        /* times the plan's sweep is made */
+	double alloc_start;       /* seconds after the job starts that the plan begins */
 	bool parallel;          /* may run beside other VMs (run --jobs) */
 	char *disk;             /* storage model of the scratch disk (disk.h) */
 	double disk_scale;      /* its speed divided by this; 0: by the emulation's slow-down */

@@ -5,7 +5,9 @@
  *   burst   --burst allocations back to back (a camera pipeline's buffers),
  *           held together for --hold-ms, then freed together.
  * With --loop the sweep starts over until SIGTERM (a background beside a
- * job: every size keeps coming for as long as the job runs).
+ * job: every size keeps coming for as long as the job runs); with
+ * --passes N it is made N times (a fixed plan beside a job: every set-up
+ * serves the same requests), the first after --start-ms.
  * Requests are spaced by --interval-ms plus a uniform jitter of
  * +-jitter-ms drawn from a generator seeded with --seed, so a plan replays
  * exactly. One CSV row per request; a failed allocation is a data point
@@ -254,9 +256,9 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: cma-alloc --area NAME [--dir DIR] [--count N] [--pages P[,P...]]\n"
 		"                 [--burst K] [--hold-ms MS] [--interval-ms MS] [--jitter-ms MS]\n"
-		"                 [--seed S] [--out FILE] [--loop] [--free-lock FILE]\n"
+		"                 [--seed S] [--out FILE] [--loop | --passes N] [--free-lock FILE]\n"
 		"                 [--timeout-ms MS] [--wait-target PCT [--wait-max-ms MS]]\n"
-		"                 [--pause-pidfile FILE]\n"
+		"                 [--pause-pidfile FILE] [--start-ms MS]\n"
 		"For each size, N bursts of K allocations through DIR/NAME/alloc (default\n"
 		"DIR /sys/kernel/debug/cma), held MS, freed through DIR/NAME/free. CSV:\n"
 		"seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,\n"
@@ -268,6 +270,8 @@ static void usage(void)
 		"at most --wait-max-ms (default 30000); refill_wait_ns is the time waited (empty\n"
 		"without). --pause-pidfile: the process in FILE (the area's refiller) is stopped\n"
 		"from just before each burst to its free.\n"
+		"--loop: the sweep again until SIGTERM; --passes N: N times. --start-ms: wait\n"
+		"that long before the first burst.\n"
 		"--free-lock: frees under an flock of FILE, for drivers that\n"
 		"share an area: debugfs keeps one list of allocations per area, and a free\n"
 		"that finds it emptied by another driver's free frees nothing (mm/cma_debug.c)\n");
@@ -300,6 +304,8 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "loop", no_argument, NULL, 'l' },
+		{ "passes", required_argument, NULL, 'N' },
+		{ "start-ms", required_argument, NULL, 'S' },
 		{ "free-lock", required_argument, NULL, 'L' },
 		{ "timeout-ms", required_argument, NULL, 't' },
 		{ "wait-target", required_argument, NULL, 'w' },
@@ -314,11 +320,12 @@ int main(int argc, char **argv)
 	double wait_target = 0, wait_max = 30000;
 	long sizes[MAX_SIZES];
 	int nsizes = 0, c, seq = 0, bursts = 0, failures = 0, timeouts = 0, loop = 0, lock_fd = -1;
+	double passes = 1, start_ms = 0;
 	struct shared *sh;
 	char alloc_path[4096], free_path[4096];
 	FILE *f = stdout;
 
-	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:t:w:W:P:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:t:w:W:P:N:S:h", opts, NULL)) != -1) {
 		char *end, *tok, *save = NULL;
 		int bad = 0;
 
@@ -348,6 +355,8 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'l': loop = 1; break;
+		case 'N': bad = parse_num("passes", optarg, 1, &passes); break;
+		case 'S': bad = parse_num("start-ms", optarg, 0, &start_ms); break;
 		case 'L': lock = optarg; break;
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
@@ -397,6 +406,8 @@ int main(int argc, char **argv)
 	fprintf(f, "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,"
 		"area_total,area_tenants,area_occupancy_pct,timed_out,refill_wait_ns\n");
 	fflush(f);
+	if (start_ms > 0)
+		sleep_ms(start_ms);
 	do {
 		for (int s = 0; s < nsizes && !stop; s++) {
 			for (long i = 0; i < (long)count && !stop; i++, bursts++) {
@@ -482,7 +493,7 @@ int main(int argc, char **argv)
 				fflush(f);
 			}
 		}
-	} while (loop && !stop);
+	} while ((loop || --passes >= 1) && !stop);
 	if (f != stdout && fclose(f)) {
 		fprintf(stderr, "cma-alloc: %s: %s\n", out, strerror(errno));
 		return 1;
