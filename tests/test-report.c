@@ -425,6 +425,10 @@ static void test_jobs(void **state)
 	assert_non_null(strstr(md.buf, "### timed job build (s, one value per run)"));
 	/* none: 100 and 110 s; cma: 120 and 126 s (the fixture's jobtime.csv) */
 	assert_non_null(strstr(md.buf, "| elapsed (median of runs) | lower | 105.00 | 123.00 (+17.14%, q "));
+	/* the RFC's CPU %: none (80+10)/100, (85+12)/110; cma (90+15)/120, (92+16)/126 */
+	assert_non_null(strstr(md.buf, "| CPU % ((user + sys) / elapsed, mean of runs) |  | 89.1 | "
+				       "86.6 ("));
+	assert_non_null(strstr(md.buf, "| CPU % of runs |  | 88.2-90.0 | 85.7-87.5 |"));
 	sb_free(&txt);
 	sb_free(&md);
 	dataset_free(&ds);
