@@ -366,7 +366,8 @@ static void test_published_from_csv(void **state)
 
 /*
  * A request that began with the area below its run's fill is left out of
- * figure 1's cells and counted: cma-r2 gets a 90% fill and its 6000 us
+ * figure 1's cells and counted (and the guest's swap is said where the
+ * metadata has it): cma-r2 gets a 90% fill and its 6000 us
  * request at 1024 pages met 50%; the cell becomes min 1000, 2000 / max
  * 3000, 4000 / avg 2000, 3000: medians 1500 / 3500 / 2500.
  */
@@ -404,13 +405,16 @@ static void test_below_fill(void **state)
 	at = strstr(text, "\"run\": \"cma-r2\"");
 	assert_non_null(at);
 	sb_init(&sb);
-	sb_addf(&sb, "%.*s\"area\": \"reserved\", %s", (int)(at - text), text, at);
+	sb_addf(&sb, "%.*s\"area\": \"reserved\", \"swap_mib\": 128, \"swap_device\": \"disk\", %s",
+		(int)(at - text), text, at);
 	assert_int_equal(write_file(meta, sb.buf, sb.len), 0);
 	dirs[0] = cmd = path_join(tmp, "rfc-v2-a");
 	md = doc(published_csv, dirs, 1);
 	HAS(md, "| 1024 | cma | 3113 / 184703 / 12303 | 1500 / 3500 / 2500 |");
 	HAS(md, "Requests that began with the area below their run's fill, left out of the "
 		"cells above (set-up, size: requests): cma 1024 pages: 1.\n");
+	/* the guest's swap, from the one run whose metadata has it */
+	HAS(md, "800 MiB of RAM, an area of 256 MiB, swap: 128 MiB (disk)");
 	/* 1 page: both at 95%, nothing left out, the cell as before */
 	HAS(md, "| 1 | cma | 381 / 2853 / 684 | 200 / 400 / 300 |");
 	free(md);

@@ -49,7 +49,7 @@ static struct ds_run *add_run(struct dataset *ds, const char *name)
 	r = &ds->runs[ds->nruns++];
 	memset(r, 0, sizeof(*r));
 	r->name = xstrdup(name);
-	r->area_bytes = r->memory_mib = r->cpus = r->vms_beside = -1;
+	r->area_bytes = r->memory_mib = r->cpus = r->vms_beside = r->swap_mib = -1;
 	r->start_unix = r->order_seed = -1;
 	r->results_schema = 1;
 	r->disk_scale = 1;
@@ -84,6 +84,8 @@ static void run_from_json(struct ds_run *r, json_object *m)
 	set_int(&r->area_bytes, js_int(m, "area_bytes"));
 	set_int(&r->memory_mib, js_int(m, "guest_memory_mib"));
 	set_int(&r->cpus, js_int(m, "guest_cpus"));
+	set_int(&r->swap_mib, js_int(m, "swap_mib"));
+	set_str(&r->swap_device, js_str(m, "swap_device"));
 	set_int(&r->vms_beside, js_int(m, "vms_beside"));
 	set_str(&r->baseline, js_str(m, "baseline"));
 	set_str(&r->primary, js_str(m, "primary"));
@@ -379,6 +381,7 @@ void dataset_free(struct dataset *ds)
 		free(r->baseline);
 		free(r->primary);
 		free(r->disk);
+		free(r->swap_device);
 		free(r->arch);
 		sl_free(&r->problems);
 	}

@@ -32,6 +32,8 @@ struct ds_run {
 	char *trace_problem;        /* what run found wrong with trace.dat, or NULL */
 	long long trace_lost;       /* events the trace buffer lost (trace-loss.csv) */
 	long long area_bytes, memory_mib, cpus;
+	long long swap_mib;         /* swap the guest had (metadata), -1 unknown */
+	char *swap_device;          /* "disk" or "zram" with swap, else NULL */
 	long long vms_beside;       /* most VMs that ran beside it (run --jobs), -1 unknown */
 	/* fill.csv: the area brought to a target occupancy before the allocations */
 	double fill_target, fill_reached, fill_seconds;  /* NAN without a fill */

@@ -100,7 +100,8 @@ void no_results(struct strbuf *md, const char *scenario, const char *const *sect
 void describe_env(struct strbuf *md, const struct picks *ps)
 {
 	struct strlist acc = { 0 }, ver = { 0 }, cpus = { 0 }, mem = { 0 }, area = { 0 };
-	const struct strlist *all[] = { &acc, &ver, &cpus, &mem, &area };
+	struct strlist swap = { 0 };
+	const struct strlist *all[] = { &acc, &ver, &cpus, &mem, &area, &swap };
 
 	for (size_t i = 0; i < ps->n; i++) {
 		const struct ds_run *m = prun(&ps->v[i]);
@@ -122,6 +123,10 @@ void describe_env(struct strbuf *md, const struct picks *ps)
 		ADD_UNIQ(cpus, m->cpus > 0, "%lld", m->cpus);
 		ADD_UNIQ(mem, m->memory_mib > 0, "%lld", m->memory_mib);
 		ADD_UNIQ(area, m->area_bytes > 0, "%lld", m->area_bytes >> 20);
+		/* results older than the key say nothing of swap (their kernels had none) */
+		ADD_UNIQ(swap, m->swap_mib > 0, "%lld MiB (%s)", m->swap_mib,
+			 m->swap_device ? m->swap_device : "?");
+		ADD_UNIQ(swap, m->swap_mib == 0, "none");
 #undef ADD_UNIQ
 	}
 	sb_add(md, "an x86-64 guest under QEMU");
@@ -151,6 +156,11 @@ void describe_env(struct strbuf *md, const struct picks *ps)
 		for (size_t i = 0; i < area.n; i++)
 			sb_addf(md, "%s%s", i ? "/" : " ", area.v[i]);
 		sb_add(md, " MiB");
+	}
+	if (swap.n) {
+		sb_add(md, ", swap:");
+		for (size_t i = 0; i < swap.n; i++)
+			sb_addf(md, "%s%s", i ? "/" : " ", swap.v[i]);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		sl_free((struct strlist *)all[i]);

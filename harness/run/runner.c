@@ -417,6 +417,9 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	json_object_object_add(m, "area_bytes", json_object_new_int64(s->area));
 	json_object_object_add(m, "guest_memory_mib", json_object_new_int64(r->mem_mib));
 	json_object_object_add(m, "guest_cpus", json_object_new_int(s->cpus));
+	json_object_object_add(m, "swap_mib", json_object_new_int64((int64_t)(s->swap >> 20)));
+	if (s->swap)
+		json_object_object_add(m, "swap_device", json_object_new_string(s->swap_device));
 	if (r->area)
 		json_object_object_add(m, "area", json_object_new_string(r->area));
 	json_object_object_add(m, "allocations", json_object_new_string(r->allocations));
