@@ -389,6 +389,26 @@ static void test_job_beside_plan(void **state)
 	assert_non_null(strstr(none, "\njob build 1000 2 32 32 12\nsnapshot after\n"));
 	assert_null(strstr(none, "job-start"));
 	plan_free(&plan);
+
+	/* job=apps: app-switch's files laid out, its run as the job */
+	assert_int_equal(scenario_override(&s, "job=apps", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "app-count=12", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "app-dwell=500ms", &ctx, &errs), 0);
+	plan = (struct plan){ 0 };
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	cma = none = NULL;
+	for (size_t i = 0; i < plan.n; i++) {
+		if (strstr(plan.runs[i].steps, "area reserved") && !cma)
+			cma = plan.runs[i].steps;
+		if (!strstr(plan.runs[i].steps, "\narea ") && !none)
+			none = plan.runs[i].steps;
+	}
+	assert_non_null(strstr(cma, "prepare-apps 12 16384 8192\n"));
+	assert_null(strstr(cma, "prepare-build"));
+	assert_non_null(strstr(cma, "\njob-start apps 12 100 4 32 500 1\nalloc "));
+	assert_non_null(strstr(cma, "\njob-wait apps\n"));
+	assert_non_null(strstr(none, "\njob apps 12 100 4 32 500 1\nsnapshot after\n"));
+	plan_free(&plan);
 	scenario_free(&s);
 	sb_free(&errs);
 }

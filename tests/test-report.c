@@ -435,6 +435,63 @@ static void test_jobs(void **state)
 	free(dir);
 }
 
+/*
+ * job=apps: launches.csv is read, kept in data/launches.csv, and the report
+ * compares launch times per run: none's runs launch in 10, 20, 30 and 12,
+ * 22 ms (p50s 20 and 17: median 18.5), cma's in 40, 50, 60 and 44, 54 ms
+ * (p50s 50 and 49: 49.5); cold ones apart, with their major faults.
+ */
+static void test_launches(void **state)
+{
+	char tmp[] = "/tmp/cmb-report-XXXXXX";
+	static const char *const rows[][2] = {
+		{ "none-r1", "0,0,cold,10000000,5,1\n1,1,cold,30000000,7,2\n2,0,warm,20000000,0,2\n" },
+		{ "none-r2", "0,0,cold,12000000,9,1\n1,0,warm,22000000,0,1\n" },
+		{ "cma-r1", "0,0,cold,40000000,50,1\n1,1,cold,60000000,70,2\n2,0,warm,50000000,0,2\n" },
+		{ "cma-r2", "0,0,cold,44000000,90,1\n1,0,warm,54000000,0,1\n" },
+	};
+	char *cp[] = { "cp", "-r", TEST_DATA "/reproduce/rfc-v2-background-a", NULL, NULL };
+	struct dataset ds;
+	struct strbuf txt = { 0 }, errs = { 0 };
+	char *dir, *csv;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmp));
+	cp[3] = tmp;
+	assert_int_equal(run_cmd(cp, NULL, NULL, NULL, NULL), 0);
+	dir = path_join(tmp, "rfc-v2-background-a");
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *p = xasprintf("%s/runs/%s/launches.csv", dir, rows[i][0]);
+		char *text = xasprintf("seq,app,kind,launch_ns,majflt,alive\n%s", rows[i][1]);
+
+		assert_int_equal(write_file(p, text, strlen(text)), 0);
+		free(text);
+		free(p);
+	}
+	if (dataset_load(&ds, dir, &errs))
+		fail_msg("%s", errs.buf);
+	assert_int_equal(ds.nlaunches, 10);
+	csv = dataset_launches_csv(&ds);
+	assert_non_null(strstr(csv, ",0,0,cold,10000000,5\n"));
+	free(csv);
+	sb_init(&txt);
+	report_dataset(&ds, "none", &txt, NULL);
+	assert_non_null(strstr(txt.buf, "app launches (ms to ready; one value per run)"));
+	assert_non_null(strstr(txt.buf, "p50, every launch (median of run p50s)"));
+	assert_non_null(strstr(txt.buf, "18.50"));
+	assert_non_null(strstr(txt.buf, "49.50 (+167.57%"));
+	/* cold p50s: none 20 and 12 (16), cma 50 and 44 (47) */
+	assert_non_null(strstr(txt.buf, "16.00"));
+	assert_non_null(strstr(txt.buf, "47.00 (+193.75%"));
+	/* major faults per cold launch: none 6 and 9 (7.5), cma 60 and 90 (75) */
+	assert_non_null(strstr(txt.buf, "major faults per cold launch (mean of runs)"));
+	sb_free(&txt);
+	dataset_free(&ds);
+	sb_free(&errs);
+	free(dir);
+	assert_int_equal(rm_rf(tmp), 0);
+}
+
 /* A report mixing runs made alone with runs made beside other VMs says so. */
 static void test_mixed_parallelism(void **state)
 {
@@ -749,6 +806,7 @@ int main(void)
 		cmocka_unit_test(test_problems_listed),
 		cmocka_unit_test(test_cmd_report),
 		cmocka_unit_test(test_jobs),
+		cmocka_unit_test(test_launches),
 		cmocka_unit_test(test_script_outputs),
 		cmocka_unit_test(test_fill),
 		cmocka_unit_test(test_kernel_subset),

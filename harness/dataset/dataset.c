@@ -27,6 +27,7 @@ static const struct ds_reader readers[] = {
 	{ "*.perf", ds_read_perf },
 	{ "samples.csv", ds_read_samples },
 	{ "jobtime.csv", ds_read_jobtime },
+	{ "launches.csv", ds_read_launches },
 	{ "backgrounds.csv", ds_read_backgrounds },
 	{ "fill.csv", ds_read_fill },
 };
@@ -405,6 +406,7 @@ void dataset_free(struct dataset *ds)
 	free(ds->counters);
 	free(ds->samples);
 	free(ds->jobs);
+	free(ds->launches);
 	free(ds->dir);
 	free(ds->run_id);
 	free(ds->baseline);

@@ -131,6 +131,15 @@ struct ds_attr_row {
 	struct ds_attr at;
 };
 
+/* One app launch of app-switch (launches.csv): cold (started) or warm (switched to). */
+struct ds_launch {
+	size_t run;
+	long long seq, app;
+	bool cold;
+	long long launch_ns;        /* to the app saying it is ready */
+	long long majflt;           /* the app's major faults during it; -1 unknown */
+};
+
 /* One timed foreground job (jobtime.csv). */
 struct ds_job {
 	size_t run;
@@ -155,6 +164,8 @@ struct dataset {
 	size_t nsamples, cap_samples;
 	struct ds_job *jobs;
 	size_t njobs, cap_jobs;
+	struct ds_launch *launches;
+	size_t nlaunches, cap_launches;
 	struct ds_attr_row *attrs;
 	size_t nattrs, cap_attrs;
 	struct strlist sections;    /* in the order of the top-level metadata */
@@ -236,6 +247,8 @@ char *dataset_burst_csv(const struct dataset *ds);
 char *dataset_fio_csv(const struct dataset *ds);
 char *dataset_counters_csv(const struct dataset *ds);
 char *dataset_samples_csv(const struct dataset *ds);
+/* data/launches.csv: app-switch's launches, NULL when there are none */
+char *dataset_launches_csv(const struct dataset *ds);
 char *dataset_jobs_csv(const struct dataset *ds);
 /* attribution.csv: one row per attributed request; NULL when none is. */
 char *dataset_attr_csv(const struct dataset *ds);

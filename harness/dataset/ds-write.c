@@ -162,6 +162,24 @@ char *dataset_jobs_csv(const struct dataset *ds)
 	return sb_detach(&sb);
 }
 
+char *dataset_launches_csv(const struct dataset *ds)
+{
+	struct strbuf sb;
+
+	if (!ds->nlaunches)
+		return NULL;
+	sb_init(&sb);
+	sb_add(&sb, "run,section,rep,setup,kernel,status,seq,app,kind,launch_ns,majflt\n");
+	for (size_t i = 0; i < ds->nlaunches; i++) {
+		const struct ds_launch *l = &ds->launches[i];
+
+		csv_run(&sb, &ds->runs[l->run]);
+		sb_addf(&sb, ",%lld,%lld,%s,%lld,%lld\n", l->seq, l->app, l->cold ? "cold" : "warm",
+			l->launch_ns, l->majflt);
+	}
+	return sb_detach(&sb);
+}
+
 /* One row per run: what it was and the conditions it ran under. */
 char *dataset_runs_csv(const struct dataset *ds)
 {
@@ -240,7 +258,7 @@ char *dataset_attr_csv(const struct dataset *ds)
 int dataset_write_csv(const struct dataset *ds, const char *outdir)
 {
 	struct strbuf probs;
-	char *samples, *jobs, *attr;
+	char *samples, *jobs, *attr, *launches;
 	int ret = 0;
 
 	if (mkdir_p(outdir)) {
@@ -262,6 +280,8 @@ int dataset_write_csv(const struct dataset *ds, const char *outdir)
 		ret |= write_text(outdir, "samples.csv", samples);
 	if ((jobs = dataset_jobs_csv(ds)))
 		ret |= write_text(outdir, "jobs.csv", jobs);
+	if ((launches = dataset_launches_csv(ds)))
+		ret |= write_text(outdir, "launches.csv", launches);
 	if ((attr = dataset_attr_csv(ds))) {
 		ret |= write_text(outdir, "attribution.csv", attr);
 	} else {

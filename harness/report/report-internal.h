@@ -71,6 +71,7 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 
 /* report-runs.c */
 void job_tables(struct tables *ts, const struct report_col *cols, size_t ncols);
+void launch_tables(struct tables *ts, const struct report_col *cols, size_t ncols);
 void fio_tables(struct tables *ts, const struct report_col *cols, size_t ncols);
 void counter_table(struct tables *ts, const struct report_col *cols, size_t ncols);
 void perf_table(struct tables *ts, const struct report_col *cols, size_t ncols);

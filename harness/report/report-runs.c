@@ -58,6 +58,83 @@ void job_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
 	sl_free(&names);
 }
 
+/*
+ * app-switch's launches (job=apps): the user-visible time to an app being
+ * ready, every launch and cold ones apart (a warm switch touches memory
+ * already there), with the major faults a cold launch took: the files it
+ * had to read again because neither the page cache nor cleancache kept them.
+ */
+void launch_tables(struct tables *ts, const struct report_col *cols, size_t ncols)
+{
+	struct dvec *all = dvecs(ncols), *cold = dvecs(ncols), *warm = dvecs(ncols);
+	struct dvec *share = dvecs(ncols), *faults = dvecs(ncols);
+	size_t *runs = xcalloc(ncols, sizeof(size_t)), *n = xcalloc(ncols, sizeof(size_t)), any = 0;
+	struct table *t = tables_add(ts, cols, ncols, "app launches (ms to ready; one value per run)");
+	struct trow *r = table_text(t, "runs: launches");
+
+	for (size_t c = 0; c < ncols; c++) {
+		const struct dataset *ds = cols[c].ds;
+
+		for (size_t run = 0; run < ds->nruns; run++) {
+			struct dvec a = { 0 }, k = { 0 }, w = { 0 }, f = { 0 };
+
+			if (!col_run(&cols[c], run))
+				continue;
+			for (size_t i = 0; i < ds->nlaunches; i++) {
+				const struct ds_launch *l = &ds->launches[i];
+
+				if (l->run != run)
+					continue;
+				dv_add(&a, l->launch_ns / 1e6);
+				dv_add(l->cold ? &k : &w, l->launch_ns / 1e6);
+				if (l->cold && l->majflt >= 0)
+					dv_add(&f, (double)l->majflt);
+			}
+			if (a.n) {
+				runs[c]++;
+				n[c] += a.n;
+				any += a.n;
+				dv_add(&all[c], dv_median(&a));
+				dv_add(&share[c], 100.0 * k.n / a.n);
+			}
+			if (k.n)
+				dv_add(&cold[c], dv_median(&k));
+			if (w.n)
+				dv_add(&warm[c], dv_median(&w));
+			if (f.n)
+				dv_add(&faults[c], dv_mean(&f));
+			dv_free(&a);
+			dv_free(&k);
+			dv_free(&w);
+			dv_free(&f);
+		}
+		if (runs[c])
+			table_set(r, c, xasprintf("%zu: %zu", runs[c], n[c]));
+	}
+	if (any) {
+		tested_row(ts, t, "p50, every launch (median of run p50s)", "lower", 2, all, false,
+			   "launch-p50");
+		spread_row(t, "run p50s", all, 1);
+		tested_row(ts, t, "cold launches % (mean of runs)", "lower", 1, share, true, NULL);
+		tested_row(ts, t, "cold p50 (median of run p50s)", "lower", 2, cold, false,
+			   "launch-cold-p50");
+		spread_row(t, "cold run p50s", cold, 1);
+		tested_row(ts, t, "warm p50 (median of run p50s)", "lower", 2, warm, false, NULL);
+		tested_row(ts, t, "major faults per cold launch (mean of runs)", "lower", 0, faults,
+			   true, NULL);
+	} else {
+		tables_drop_all_rows(t);
+	}
+	tables_drop_empty(ts);
+	dvecs_free(all, ncols);
+	dvecs_free(cold, ncols);
+	dvecs_free(warm, ncols);
+	dvecs_free(share, ncols);
+	dvecs_free(faults, ncols);
+	free(runs);
+	free(n);
+}
+
 /* ---- per-run metrics: fio, counters, perf ---------------------------------- */
 
 static double fio_value(const struct ds_fio *f, int which)

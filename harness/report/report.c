@@ -492,6 +492,7 @@ void report_tables(const struct report_col *cols, size_t ncols, struct tables *t
 	attr_tables(ts, cols, ncols);
 	burst_table(ts, cols, ncols);
 	job_tables(ts, cols, ncols);
+	launch_tables(ts, cols, ncols);
 	fio_tables(ts, cols, ncols);
 	counter_table(ts, cols, ncols);
 	perf_table(ts, cols, ncols);

@@ -58,9 +58,14 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 		s->alloc_hold * 1000, s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed,
 		s->alloc_timeout * 1000, s->alloc_refill * 1000, s->fill, s->alloc_passes,
 		s->alloc_start * 1000);
-	/* build-sim's files, workers, work, headers (MiB) and includes */
-	sb_addf(&job, "%ld %ld %ld %llu %ld", s->build_files, s->build_jobs, s->build_work,
-		(unsigned long long)(s->build_headers >> 20), s->build_includes);
+	/* build-sim's files, workers, work, headers (MiB) and includes; app-switch's
+	 * apps, launches, apps kept, heap (MiB), dwell (ms) and seed */
+	if (s->job && !strcmp(s->job, "apps"))
+		sb_addf(&job, "%ld %ld %ld %llu %.0f %ld", s->app_count, s->app_launches, s->app_keep,
+			(unsigned long long)(s->app_heap >> 20), s->app_dwell * 1000, s->seed);
+	else
+		sb_addf(&job, "%ld %ld %ld %llu %ld", s->build_files, s->build_jobs, s->build_work,
+			(unsigned long long)(s->build_headers >> 20), s->build_includes);
 	sb_addf(&ao, "--area %s --count %ld --pages ", area ? area : "none", s->alloc_count);
 	for (size_t i = 0; i < s->nalloc_pages; i++)
 		sb_addf(&ao, "%s%ld", i ? "," : "", s->alloc_pages[i]);
@@ -85,9 +90,13 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	/* Files are laid out before anything is measured. */
 	if (s->fio)
 		sb_addf(&sb, "prepare %s %s\n", s->fio, fio_env);
-	if (s->job)
+	if (s->job && !strcmp(s->job, "build"))
 		sb_addf(&sb, "prepare-build %ld %llu\n", s->build_files,
 			(unsigned long long)(s->build_headers >> 20));
+	if (s->job && !strcmp(s->job, "apps"))
+		sb_addf(&sb, "prepare-apps %ld %llu %llu\n", s->app_count,
+			(unsigned long long)(s->app_code >> 10),
+			(unsigned long long)(s->app_assets >> 10));
 	for (size_t i = 0; i < s->bg.n; i++)
 		if (s->bg.v[i].w->prepare)
 			s->bg.v[i].w->prepare(&sb, s, s->bg.v[i].arg, &wa);
@@ -118,12 +127,12 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	 * the run waits for the job after it; a set-up without an area runs the
 	 * job alone, timed the same way (build-sim times itself). */
 	if (s->job && area && s->alloc_count > 0 && !alloc_bg) {
-		sb_addf(&sb, "job-start build %s\n", job.buf);
+		sb_addf(&sb, "job-start %s %s\n", s->job, job.buf);
 		sb_addf(&sb, "alloc %s\n", aa.buf);
-		sb_add(&sb, "job-wait build\n");
+		sb_addf(&sb, "job-wait %s\n", s->job);
 	} else {
 		if (s->job)
-			sb_addf(&sb, "job build %s\n", job.buf);
+			sb_addf(&sb, "job %s %s\n", s->job, job.buf);
 		if (area && s->alloc_count > 0 && !alloc_bg)
 			sb_addf(&sb, "alloc %s\n", aa.buf);
 	}

@@ -109,7 +109,8 @@ static const struct key_def keys[] = {
 		  "of section B against section A, at a request size for the allocation metrics "
 		  "(`@all`: every size of `alloc-pages`): `user-` or `kernel-` + `p50`, `p99`, "
 		  "`mean`, `success`, `retries` (allocation latency and success per run); "
-		  "`burst-p50`, `burst-ok`; `job-elapsed`, `job-user`, `job-sys`; `read-bw`, "
+		  "`burst-p50`, `burst-ok`; `job-elapsed`, `job-user`, `job-sys`; `launch-p50`, "
+		  "`launch-cold-p50` (app-switch's launches: every one, the cold ones); `read-bw`, "
 		  "`write-bw` (the foreground fio job); `bg-read-bw`, `bg-write-bw` (the one "
 		  "background fio job, over the whole run); `hit-rate`, `occupancy` (cleancache). The "
 		  "report tests them exactly, with a Hodges-Lehmann interval, and adjusts their "
@@ -213,11 +214,13 @@ static const struct key_def keys[] = {
 		  "between the snapshots (environment: `R` results directory, `AREA`); its "
 		  "`alloc-<tag>.csv` files (alloc.csv's columns) and `cleancache-<phase>/` counter "
 		  "copies join the data set" },
-	{ "job", K_JOB, T_CHOICE, OFF(job), .posval = VALUES("build"), .may_be_empty = true,
+	{ "job", K_JOB, T_CHOICE, OFF(job), .posval = VALUES("build", "apps"), .may_be_empty = true,
 	  .what = "a job",
 	  .help = "a foreground job that runs to completion and is timed (elapsed, user, sys into "
 		  "`jobtime.csv`): `build` is build-sim, a kernel-build-like job (J workers read "
-		  "sources, churn an 8 MiB heap each, write objects, then link)" },
+		  "sources, churn an 8 MiB heap each, write objects, then link); `apps` is "
+		  "app-switch, a phone user switching between apps (`app-*` keys; each launch's "
+		  "time to ready and major faults into `launches.csv`)" },
 	{ "build-files", K_BUILD_FILES, T_LONG, OFF(build_files), .def = "1000", .min = 1,
 	  .max = 100000,
 	  .help = "build-sim's source files (4–64 KiB each)" },
@@ -234,6 +237,23 @@ static const struct key_def keys[] = {
 	{ "build-includes", K_BUILD_INCLUDES, T_LONG, OFF(build_includes), .def = "8", .min = 1,
 	  .max = 1000,
 	  .help = "headers each compilation reads (with `build-headers`)" },
+	{ "app-count", K_APP_COUNT, T_LONG, OFF(app_count), .def = "20", .min = 1, .max = 256,
+	  .help = "app-switch's apps, launched in a Zipf-like order (app i weighs 1 / (i + 1))" },
+	{ "app-code", K_APP_CODE, T_SIZE, OFF(app_code), .def = "16M",
+	  .help = "each app's code file, mapped and read whole at a cold launch (a phone's "
+		  "dex/oat and libraries)" },
+	{ "app-assets", K_APP_ASSETS, T_SIZE, OFF(app_assets), .def = "8M",
+	  .help = "each app's assets file, half of it read at a cold launch" },
+	{ "app-heap", K_APP_HEAP, T_SIZE, OFF(app_heap), .def = "32M",
+	  .help = "each app's anonymous heap, written at launch and touched at each switch" },
+	{ "app-launches", K_APP_LAUNCHES, T_LONG, OFF(app_launches), .def = "100", .min = 1,
+	  .max = 100000,
+	  .help = "launches in a run (cold: the app was not alive; warm: switched to)" },
+	{ "app-keep", K_APP_KEEP, T_LONG, OFF(app_keep), .def = "4", .min = 1, .max = 256,
+	  .help = "apps kept alive: launching one more kills the least recently used, as a "
+		  "low-memory killer does" },
+	{ "app-dwell", K_APP_DWELL, T_DURATION0, OFF(app_dwell), .def = "1s",
+	  .help = "time spent in an app before the next switch" },
 	{ "trace", K_TRACE, T_STRING, OFF(trace), .def = "cma", .form = "list",
 	  .help = "trace events (systems or `system:event`) that `trace-cmd` collects around the "
 		  "allocations into `trace.dat` (16 MiB per CPU; a full buffer drops and counts new "
@@ -306,6 +326,7 @@ static const struct {
 	{ "job-sys", false, true }, { "read-bw", false, true }, { "write-bw", false, true },
 	{ "bg-read-bw", false, true }, { "bg-write-bw", false, true },
 	{ "hit-rate", false, false }, { "occupancy", false, false },
+	{ "launch-p50", false, true }, { "launch-cold-p50", false, true },
 };
 
 static void primary_push(struct primaries *out, size_t m, long pages, const char *a, const char *b)

@@ -31,6 +31,7 @@ enum scn_key {
 	K_DISK, K_DISK_SCALE, K_FILL, K_FILL_TIMEOUT, K_FILL_KEEP, K_BASELINE, K_ARCH,
 	K_ALLOC_TIMEOUT, K_PRIMARY, K_ORDER_SEED, K_ALLOC_REFILL, K_SWAP, K_SWAP_DEVICE,
 	K_BUILD_HEADERS, K_BUILD_INCLUDES, K_ALLOC_PASSES, K_ALLOC_START,
+	K_APP_COUNT, K_APP_CODE, K_APP_ASSETS, K_APP_HEAP, K_APP_LAUNCHES, K_APP_KEEP, K_APP_DWELL,
 	K__COUNT
 };
 
@@ -72,6 +73,10 @@ struct run_spec {
 	long build_files, build_jobs, build_work;
 	uint64_t build_headers;   /* bytes of shared headers build-sim lays out; 0: none */
 	long build_includes;      /* headers each compilation reads */
+	/* job=apps: app-switch's apps, their files and heaps, launches, apps kept alive */
+	long app_count, app_launches, app_keep;
+	uint64_t app_code, app_assets, app_heap;
+	double app_dwell;         /* seconds in an app before the next switch */
 	long alloc_passes;        /* times the plan's sweep is made */
 	double alloc_start;       /* seconds after the job starts that the plan begins */
 	bool parallel;          /* may run beside other VMs (run --jobs) */
