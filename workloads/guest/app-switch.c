@@ -297,7 +297,6 @@ int main(int argc, char **argv)
 	double zipf = 1.0, dwell_ms = 1000, cdf[MAX_APPS], t0, w = 0;
 	uint64_t rng = 1;
 	struct app_cfg cfg;
-	struct rusage ru;
 	int c, alive = 0, rc = 0;
 	FILE *f = stdout;
 
@@ -391,18 +390,9 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < apps; i++)
 		app_kill(&app[i], SIGTERM);
-	getrusage(RUSAGE_CHILDREN, &ru);
 	if (f != stdout && fclose(f))
 		rc = 1;
-	if (times) {
-		FILE *tf = fopen(times, "a");
-
-		if (!tf)
-			return 1;
-		fprintf(tf, "%s,%.3f,%.3f,%.3f\n", name, now_s() - t0,
-			ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
-			ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
-		fclose(tf);
-	}
+	if (times && append_jobtime(times, name, t0))
+		rc = 1;
 	return rc;
 }

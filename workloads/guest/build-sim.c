@@ -219,7 +219,6 @@ int main(int argc, char **argv)
 	long files = 1000, jobs = 2, heap_mb = 8, work = 4, headers_mb = 0, includes = 8, headers;
 	int loop = 0, c, builds = 0, rc = 0;
 	double t0;
-	struct rusage ru;
 
 	if (argc < 2 || (strcmp(argv[1], "prepare") && strcmp(argv[1], "run"))) {
 		fprintf(stderr, "usage: build-sim prepare|run --dir DIR [--files N] [--jobs J]\n"
@@ -257,17 +256,8 @@ int main(int argc, char **argv)
 		rc = build(dir, files, (int)jobs, (size_t)heap_mb, (int)work, headers, (int)includes);
 		builds++;
 	} while (loop && !stop && !rc);
-	getrusage(RUSAGE_CHILDREN, &ru);
 	fprintf(stderr, "build-sim: %d builds in %.1f s, rc=%d\n", builds, now_s() - t0, rc);
-	if (times && !loop) {
-		FILE *f = fopen(times, "a");
-
-		if (!f)
-			return 1;
-		fprintf(f, "%s,%.3f,%.3f,%.3f\n", name, now_s() - t0,
-			ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
-			ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
-		fclose(f);
-	}
+	if (times && !loop && append_jobtime(times, name, t0))
+		return 1;
 	return stop && loop ? 0 : rc;
 }

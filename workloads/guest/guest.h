@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static volatile sig_atomic_t stop;
@@ -54,6 +56,24 @@ static inline void sleep_ms(double ms)
 	ts.tv_nsec = (long)((ms - ts.tv_sec * 1000.0) * 1e6);
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+/*
+ * A timed job's line of jobtime.csv, appended to times: name, seconds since
+ * t0 (now_s()), and the user and sys seconds of the children waited for.
+ */
+static inline int append_jobtime(const char *times, const char *name, double t0)
+{
+	struct rusage ru;
+	FILE *f = fopen(times, "a");
+
+	if (!f)
+		return 1;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	fprintf(f, "%s,%.3f,%.3f,%.3f\n", name, now_s() - t0,
+		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+	return fclose(f) ? 1 : 0;
 }
 
 #endif
