@@ -706,6 +706,9 @@ static void test_fill(void **state)
 	t = strstr(t, "requests below the fill, left out");
 	assert_true(t && t < end);
 	assert_int_equal(strtol(t + strlen("requests below the fill, left out"), NULL, 10), 4);
+	/* the occupancy the 16384-page requests met: 97.8, 54.8, 58.9, 50.3, 51.8 */
+	assert_non_null(strstr(txt.buf, "occupancy met: p50 (min-max) %"));
+	assert_non_null(strstr(txt.buf, "54.8 (50.3-97.8)"));
 	/* 1024 pages: every request met it, the table says nothing of a fill */
 	assert_non_null(strstr(txt.buf, "allocation latency, 1024 pages, user-side (us; every "
 					"request, failed ones too)"));

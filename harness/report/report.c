@@ -398,6 +398,36 @@ static void refill_row(struct table *t, const struct report_col *cols, size_t nc
 	}
 }
 
+/* The occupancy the requests met: median and range over every run's requests. */
+static void occupancy_median_row(struct table *t, const struct report_col *cols, size_t ncols,
+				 long long pages)
+{
+	struct trow *row = NULL;
+
+	for (size_t c = 0; c < ncols; c++) {
+		struct dvec v = { 0 };
+
+		for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
+			const struct ds_alloc *a = &cols[c].ds->allocs[i];
+
+			if (a->pages == pages && !a->tag[0] && !isnan(a->occupancy) &&
+			    col_run(&cols[c], a->run))
+				dv_add(&v, a->occupancy);
+		}
+		if (v.n) {
+			double lo, hi;
+
+			if (!row) {
+				table_text(t, "occupancy met: p50 (min-max) %");
+				row = &t->rows[t->nrows - 1];
+			}
+			dv_range(&v, &lo, &hi);
+			table_set(row, c, xasprintf("%.1f (%.1f-%.1f)", dv_median(&v), lo, hi));
+		}
+		dv_free(&v);
+	}
+}
+
 /*
  * Success and latency by the area's occupancy when each request's burst
  * began: below 50%, 50-90%, 90% and more. Requests of every run pooled:
@@ -462,6 +492,7 @@ static void occupancy_table(struct tables *ts, const struct report_col *cols, si
 			dv_free(&v);
 		}
 	}
+	occupancy_median_row(t, cols, ncols, pages);
 	refill_row(t, cols, ncols, pages);
 	if (!any)
 		tables_drop_all_rows(t);
