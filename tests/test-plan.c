@@ -48,6 +48,8 @@ static void test_expand(void **state)
 	assert_non_null(strstr(plan.runs[0].steps, "fio read.fio FIO_RUNTIME=10 FIO_SIZE=64M\n"));
 	/* no area: no allocation step */
 	assert_null(strstr(plan.runs[2].steps, "alloc"));
+	/* fio lays its own files out in the guest: nothing for the host to write */
+	assert_null(plan.runs[0].layout);
 	assert_int_equal(plan.runs[1].mem_mib, 1024);
 	plan_free(&plan);
 	scenario_free(&s);
@@ -154,7 +156,6 @@ static void test_workload_steps(void **state)
 	struct strbuf errs = { 0 };
 	char *p = xasprintf("%s/scenarios/workloads.scn", TEST_DATA);
 	const char *want[] = {
-		"prepare-build 10 0\n",
 		"run prepare-pin-io dd if=/dev/zero of=/mnt/scratch/pin-io.dat bs=1M count=16\n",
 		"bg fio-read $(perf_prefix bg-fio-read) env FIO_RUNTIME=300 FIO_SIZE=64M fio "
 		"--eta=never --output-format=json --output=$R/bg-fio-read.json $P/read.fio "
@@ -187,6 +188,10 @@ static void test_workload_steps(void **state)
 			fail_msg("step '%s' missing or out of order in:\n%s", want[i], plan.runs[0].steps);
 		at = hit + strlen(want[i]);
 	}
+	/* the build's tree is written on the host (the layout), not by the guest */
+	assert_string_equal(plan.runs[0].layout,
+			    "build-sim prepare --dir build --files 10 --headers-mb 0\n");
+	assert_null(strstr(plan.runs[0].steps, "prepare-build"));
 	/* the plan runs in the background: no foreground allocation, no warmup step */
 	assert_null(strstr(plan.runs[0].steps, "\nalloc "));
 	assert_null(strstr(plan.runs[0].steps, "warmup"));
@@ -354,7 +359,7 @@ static void test_swap(void **state)
  * A job and a foreground plan: in a set-up with an area the plan runs
  * beside the job (started, the traced allocations, waited for), made
  * alloc-passes times after alloc-start; without an area the job runs
- * alone; the headers reach prepare-build and the job's line.
+ * alone; the headers reach the host's layout and the job's line.
  */
 static void test_job_beside_plan(void **state)
 {
@@ -381,7 +386,10 @@ static void test_job_beside_plan(void **state)
 	}
 	assert_non_null(cma);
 	assert_non_null(none);
-	assert_non_null(strstr(cma, "prepare-build 1000 32\n"));
+	for (size_t i = 0; i < plan.n; i++)
+		assert_string_equal(plan.runs[i].layout,
+				    "build-sim prepare --dir build --files 1000 --headers-mb 32\n");
+	assert_null(strstr(cma, "prepare-build"));
 	assert_non_null(strstr(cma, "\njob-start build 1000 2 32 32 12\n"
 				    "alloc 3 1,512,1024 1 0 0 0 1 60000 0 0 4 3000\n"
 				    "job-wait build\nsnapshot after\n"));
@@ -403,8 +411,10 @@ static void test_job_beside_plan(void **state)
 		if (!strstr(plan.runs[i].steps, "\narea ") && !none)
 			none = plan.runs[i].steps;
 	}
-	assert_non_null(strstr(cma, "prepare-apps 12 16384 8192\n"));
-	assert_null(strstr(cma, "prepare-build"));
+	for (size_t i = 0; i < plan.n; i++)
+		assert_string_equal(plan.runs[i].layout, "app-switch prepare --dir apps --apps 12 "
+				    "--code-kb 16384 --assets-kb 8192\n");
+	assert_null(strstr(cma, "prepare-apps"));
 	assert_non_null(strstr(cma, "\njob-start apps 12 100 4 32 500 1\nalloc "));
 	assert_non_null(strstr(cma, "\njob-wait apps\n"));
 	assert_non_null(strstr(none, "\njob apps 12 100 4 32 500 1\nsnapshot after\n"));

@@ -13,6 +13,7 @@
 #include "lib/signals.h"
 #include "run/dtb.h"
 #include "run/overall.h"
+#include "run/scratch.h"
 #include "run/vm.h"
 #include "scenario/disk.h"
 
@@ -275,6 +276,14 @@ static int write_guest_plan(const struct cmb_env *env, const struct run *r, cons
 	struct strlist files = { 0 };
 	int rc = mkdir_p(plan) || write_file(steps, r->steps, strlen(r->steps));
 
+	/* what the host wrote into the scratch disk, kept with the run */
+	if (!rc && r->layout) {
+		char *layout = path_join(plan, "layout");
+
+		rc = write_file(layout, r->layout, strlen(r->layout));
+		free(layout);
+	}
+
 	plan_files(r, &files);
 	for (size_t i = 0; i < files.n && !rc; i++) {
 		char *src = env_src(env, files.v[i]);
@@ -289,27 +298,6 @@ static int write_guest_plan(const struct cmb_env *env, const struct run *r, cons
 	free(plan);
 	free(steps);
 	return rc;
-}
-
-static char *make_scratch(const struct cmb_env *env, const struct run *r, const char *tag)
-{
-	char *dir = env_cache(env, "tmp");
-	char *img = xasprintf("%s/scratch-%s-%d.img", dir, tag, (int)getpid());
-	char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "scratch", img, NULL };
-	int fd;
-
-	mkdir_p(dir);
-	free(dir);
-	/* A sparse file of the scenario's size: costs nothing until written. */
-	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || ftruncate(fd, (off_t)r->spec->scratch) || close(fd) ||
-	    run_cmd(argv, NULL, NULL, NULL, NULL)) {
-		err_msg("mkfs.ext4 of the scratch disk %s failed", img);
-		unlink(img);
-		free(img);
-		return NULL;
-	}
-	return img;
 }
 
 /* The console's tail; name: what to call it (its final path is not known yet). */
@@ -487,7 +475,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		printf("[%s] skipped: kernel %s did not build\n", label, s->kernel);
 		goto record;
 	}
-	if (write_guest_plan(ctx->env, r, dir) || !(scratch = make_scratch(ctx->env, r, r->name))) {
+	if (write_guest_plan(ctx->env, r, dir) || !(scratch = scratch_make(ctx->env, r, r->name))) {
 		status = "setup-failed";
 		goto record;
 	}

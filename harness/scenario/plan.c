@@ -87,16 +87,10 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	sb_add(&sb, "scratch /dev/vdb\n");
 	if (s->swap)
 		sb_addf(&sb, "swap %llu %s\n", (unsigned long long)(s->swap >> 20), s->swap_device);
-	/* Files are laid out before anything is measured. */
+	/* Files are laid out before anything is measured (build-sim's and
+	 * app-switch's trees on the host: make_layout). */
 	if (s->fio)
 		sb_addf(&sb, "prepare %s %s\n", s->fio, fio_env);
-	if (s->job && !strcmp(s->job, "build"))
-		sb_addf(&sb, "prepare-build %ld %llu\n", s->build_files,
-			(unsigned long long)(s->build_headers >> 20));
-	if (s->job && !strcmp(s->job, "apps"))
-		sb_addf(&sb, "prepare-apps %ld %llu %llu\n", s->app_count,
-			(unsigned long long)(s->app_code >> 10),
-			(unsigned long long)(s->app_assets >> 10));
 	for (size_t i = 0; i < s->bg.n; i++)
 		if (s->bg.v[i].w->prepare)
 			s->bg.v[i].w->prepare(&sb, s, s->bg.v[i].arg, &wa);
@@ -148,6 +142,27 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	sb_free(&ao);
 	sb_free(&job);
 	return sb_detach(&sb);
+}
+
+/* The trees the run's programs read, written on the host into its scratch
+ * image: a foreground or background build's sources and headers, the apps'
+ * files. The programs are the guest's own, so that the files are the same
+ * whoever writes them. */
+static char *make_layout(const struct run_spec *s)
+{
+	struct strbuf sb = { 0 };
+	bool build = s->job && !strcmp(s->job, "build");
+
+	for (size_t i = 0; i < s->bg.n; i++)
+		build |= !strcmp(s->bg.v[i].w->name, "build");
+	if (build)
+		sb_addf(&sb, "build-sim prepare --dir build --files %ld --headers-mb %llu\n",
+			s->build_files, (unsigned long long)(s->build_headers >> 20));
+	if (s->job && !strcmp(s->job, "apps"))
+		sb_addf(&sb, "app-switch prepare --dir apps --apps %ld --code-kb %llu --assets-kb %llu\n",
+			s->app_count, (unsigned long long)(s->app_code >> 10),
+			(unsigned long long)(s->app_assets >> 10));
+	return sb.buf ? sb_detach(&sb) : NULL;
 }
 
 static const char *allocations(const struct run_spec *s)
@@ -226,6 +241,7 @@ int plan_add(struct plan *plan, const struct scenario *scn, const struct strlist
 			r->name = xasprintf("%s-r%ld", s->section, rep);
 			r->cmdline = make_cmdline(s);
 			r->steps = make_steps(scn, s, r->name);
+			r->layout = make_layout(s);
 			r->area = setup_area_name(s->setup);
 			r->allocations = allocations(s);
 			r->mem_mib = s->memory >> 20;
@@ -288,6 +304,7 @@ void plan_free(struct plan *plan)
 		free(plan->runs[i].name);
 		free(plan->runs[i].cmdline);
 		free(plan->runs[i].steps);
+		free(plan->runs[i].layout);
 	}
 	free(plan->runs);
 	memset(plan, 0, sizeof(*plan));

@@ -16,6 +16,9 @@ struct run {
 	char *name;             /* <section>-r<rep> */
 	char *cmdline;
 	char *steps;            /* text of the guest plan */
+	/* What the scratch disk holds when the guest boots: a line per tree,
+	 * "PROG prepare --dir SUB ARGS", run on the host (run/scratch.c). */
+	char *layout;
 	unsigned long mem_mib;  /* carveout withholds the area from the guest */
 	/* Facts the data set needs, written into the run's metadata.json. */
 	const char *area;       /* the CMA area allocated from, or NULL */

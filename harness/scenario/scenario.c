@@ -135,7 +135,8 @@ static const struct key_def keys[] = {
 		  "with cmabench repeats 5 times" },
 	{ "scratch", K_SCRATCH, T_SIZE, OFF(scratch), .def = "1G",
 	  .help = "the scratch disk (ext4, mounted at `/mnt/scratch` in the guest); sparse on the "
-		  "host" },
+		  "host. build-sim's tree and app-switch's files are written into it on the host, "
+		  "by the same programs, before the guest boots (the run's `plan/layout`)" },
 	{ "fio", K_FIO, T_STRING, OFF(fio), .form = "file name",
 	  .help = "fio job file in `workloads/fio/`, run on the scratch disk" },
 	{ "fio-runtime", K_FIO_RUNTIME, T_DURATION, OFF(fio_runtime), .def = "10s",

@@ -58,16 +58,6 @@ static void sampler_command(struct strbuf *sb, const char *name, const struct ru
 	sb_add(sb, "sampler");
 }
 
-static void build_prepare(struct strbuf *sb, const struct run_spec *s, const char *arg,
-			  const struct wl_args *a)
-{
-	(void)arg;
-	(void)a;
-	/* A foreground build job lays the tree out itself. */
-	if (!s->job)
-		sb_addf(sb, "prepare-build %ld\n", s->build_files);
-}
-
 static void build_command(struct strbuf *sb, const char *name, const struct run_spec *s,
 			  const char *arg, const struct wl_args *a)
 {
@@ -99,7 +89,7 @@ static const struct workload workloads[] = {
 	  .prepare = pin_prepare, .command = pin_command },
 	{ .name = "build", .perf = true, .results = "bg-build.perf",
 	  .help = "build-sim in a loop (build-files, build-jobs, build-work)",
-	  .prepare = build_prepare, .command = build_command },
+	  .command = build_command },  /* its tree: the run's layout (plan.c) */
 	{ .name = "alloc", .needs_area = true, .needs_job = true, .replaces_alloc = true,
 	  .results = "alloc.csv",
 	  .help = "the allocation plan in a loop beside the foreground job (untraced)",

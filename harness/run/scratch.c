@@ -1,0 +1,115 @@
+#include "config.h"
+#include "run/scratch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The programs a layout line may name: they write deterministic trees. */
+static const char *const layout_programs[] = { "build-sim", "app-switch" };
+
+static bool layout_program(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(layout_programs); i++)
+		if (!strcmp(name, layout_programs[i]))
+			return true;
+	return false;
+}
+
+/* One line, "PROG prepare --dir SUB ARGS...", run with SUB under root. */
+static int lay_out(const struct cmb_env *env, const char *line, const char *root,
+		   const char *img)
+{
+	char *copy = xstrdup(line), *save = NULL, *argv[32] = { 0 };
+	size_t n = 0;
+	int rc = -1;
+
+	for (char *t = strtok_r(copy, " ", &save); t && n < ARRAY_SIZE(argv) - 1;
+	     t = strtok_r(NULL, " ", &save)) {
+		if (n && !strcmp(argv[n - 1], "--dir"))
+			t = path_join(root, t);
+		else if (!n && layout_program(t))
+		{
+			char *rel = xasprintf("workloads/guest/%s", t);
+
+			t = env_build(env, rel);
+			free(rel);
+		}
+		else if (!n)
+			break;
+		else
+			t = xstrdup(t);
+		argv[n++] = t;
+	}
+	if (!n)
+		err_msg("scratch layout of %s: \"%s\" names no program that lays files out", img,
+			line);
+	else if (run_cmd(argv, NULL, NULL, NULL, NULL))
+		err_msg("scratch layout of %s: \"%s\" failed", img, line);
+	else
+		rc = 0;
+	for (size_t i = 0; i < n; i++)
+		free(argv[i]);
+	free(copy);
+	return rc;
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+char *scratch_make(const struct cmb_env *env, const struct run *r, const char *tag)
+{
+	char *dir = env_cache(env, "tmp");
+	char *img = xasprintf("%s/scratch-%s-%d.img", dir, tag, (int)getpid());
+	char *root = xasprintf("%s/scratch-%s-%d.d", dir, tag, (int)getpid());
+	char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "scratch", "-d", root, img, NULL };
+	const char *layout = r->layout ? r->layout : "";
+	double t0 = seconds_now();
+	int fd, rc = 0;
+
+	mkdir_p(dir);
+	free(dir);
+	rm_rf(root);
+	if (mkdir_p(root)) {
+		err_msg("%s: %s", root, strerror(errno));
+		rc = -1;
+	}
+	for (const char *p = layout; !rc && *p;) {
+		size_t len = strcspn(p, "\n");
+		char *line = xasprintf("%.*s", (int)len, p);
+
+		rc = lay_out(env, line, root, img);
+		free(line);
+		p += len + (p[len] == '\n');
+	}
+	/* A sparse file of the scenario's size: costs nothing until written. */
+	if (!rc) {
+		fd = open(img, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || ftruncate(fd, (off_t)r->spec->scratch) || close(fd) ||
+		    run_cmd(argv, NULL, NULL, NULL, NULL)) {
+			err_msg("mkfs.ext4 of the scratch disk %s failed (scratch= %llu MiB too small for %s?)",
+				img, (unsigned long long)(r->spec->scratch >> 20),
+				*layout ? "its layout" : "an empty file system");
+			rc = -1;
+		}
+	}
+	rm_rf(root);
+	free(root);
+	if (rc) {
+		unlink(img);
+		free(img);
+		return NULL;
+	}
+	if (*layout)
+		printf("[%s/%s] scratch disk laid out on the host in %.1f s\n", r->scn->name, r->name,
+		       seconds_now() - t0);
+	return img;
+}
