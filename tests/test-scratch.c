@@ -100,6 +100,40 @@ static void test_layout_in_image(void **state)
 	free(tmp);
 }
 
+/* A layout made once is kept and copied: the same files, one template per layout. */
+static void test_layout_kept(void **state)
+{
+	struct fixture *f = *state;
+	char *kept = path_join(f->dir, "scratch");
+	char *a, *b, *ls;
+
+	f->run.layout = "build-sim prepare --dir build --files 2\n";
+	a = scratch_make(&f->env, &f->run, "a");
+	assert_non_null(a);
+	assert_int_equal(tmp_entries(kept), 1);
+	b = scratch_make(&f->env, &f->run, "b");
+	assert_non_null(b);
+	assert_int_equal(tmp_entries(kept), 1);
+	ls = image_ls(b, "/build");
+	assert_non_null(strstr(ls, "src00001.c"));
+	assert_null(strstr(ls, "src00002.c"));
+	free(ls);
+	unlink(a);
+	unlink(b);
+	free(a);
+	free(b);
+	f->run.layout = "build-sim prepare --dir build --files 3\n";
+	a = scratch_make(&f->env, &f->run, "a");
+	assert_non_null(a);
+	assert_int_equal(tmp_entries(kept), 2);
+	ls = image_ls(a, "/build");
+	assert_non_null(strstr(ls, "src00002.c"));
+	free(ls);
+	unlink(a);
+	free(a);
+	free(kept);
+}
+
 static void test_no_layout(void **state)
 {
 	struct fixture *f = *state;
@@ -121,7 +155,7 @@ static void test_errors_leave_nothing(void **state)
 	struct fixture *f = *state;
 	char *tmp = path_join(f->dir, "tmp");
 
-	f->run.layout = "rm -rf /\n";
+	f->run.layout = "cat /etc/hostname\n";
 	assert_null(scratch_make(&f->env, &f->run, "t"));
 	assert_int_equal(tmp_entries(tmp), 0);
 	/* 64 MiB of headers on a 32 MiB disk */
@@ -135,6 +169,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_layout_in_image, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_layout_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors_leave_nothing, setup, teardown),
 	};

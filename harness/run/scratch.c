@@ -1,5 +1,6 @@
 #include "config.h"
 #include "run/scratch.h"
+#include "lib/hash.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -65,7 +66,44 @@ static double seconds_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-char *scratch_make(const struct cmb_env *env, const struct run *r, const char *tag)
+/*
+ * The layout's programs write the same bytes every time: an image made once
+ * is kept under the cache's scratch/, keyed by the layout, the disk's size
+ * and the programs themselves, and copied (sparse) for each run.
+ */
+static char *template_path(const struct cmb_env *env, const struct run *r)
+{
+	struct hash *h = hash_new();
+	char key[65], *rel, *p;
+	int rc = 0;
+
+	hash_str(h, r->layout);
+	hash_bytes(h, &r->spec->scratch, sizeof(r->spec->scratch));
+	for (size_t i = 0; i < ARRAY_SIZE(layout_programs); i++) {
+		rel = xasprintf("workloads/guest/%s", layout_programs[i]);
+		p = env_build(env, rel);
+		rc |= hash_file(h, p);
+		free(p);
+		free(rel);
+	}
+	hash_final(h, key);
+	if (rc)
+		return NULL;
+	key[16] = '\0';
+	rel = xasprintf("scratch/%s.img", key);
+	p = env_cache(env, rel);
+	free(rel);
+	return p;
+}
+
+static int copy_sparse(const char *from, const char *to)
+{
+	char *argv[] = { "cp", "--sparse=always", (char *)from, (char *)to, NULL };
+
+	return run_cmd(argv, NULL, NULL, NULL, NULL);
+}
+
+static char *build_image(const struct cmb_env *env, const struct run *r, const char *tag)
 {
 	char *dir = env_cache(env, "tmp");
 	char *img = xasprintf("%s/scratch-%s-%d.img", dir, tag, (int)getpid());
@@ -111,5 +149,39 @@ char *scratch_make(const struct cmb_env *env, const struct run *r, const char *t
 	if (*layout)
 		printf("[%s/%s] scratch disk laid out on the host in %.1f s\n", r->scn->name, r->name,
 		       seconds_now() - t0);
+	return img;
+}
+
+char *scratch_make(const struct cmb_env *env, const struct run *r, const char *tag)
+{
+	char *tpl = r->layout ? template_path(env, r) : NULL, *img, *tmp, *dir;
+	double t0 = seconds_now();
+
+	if (tpl && path_exists(tpl)) {
+		dir = env_cache(env, "tmp");
+		img = xasprintf("%s/scratch-%s-%d.img", dir, tag, (int)getpid());
+		free(dir);
+		if (!copy_sparse(tpl, img)) {
+			printf("[%s/%s] scratch disk copied from the layout kept in %s in %.1f s\n",
+			       r->scn->name, r->name, tpl, seconds_now() - t0);
+			free(tpl);
+			return img;
+		}
+		unlink(img);
+		free(img);
+	}
+	img = build_image(env, r, tag);
+	if (img && tpl) {
+		/* kept for the next run; a copy that fails costs only the next run's time */
+		tmp = xasprintf("%s.%d", tpl, (int)getpid());
+		dir = xstrdup(tpl);
+		*strrchr(dir, '/') = '\0';
+		mkdir_p(dir);
+		if (copy_sparse(img, tmp) || rename(tmp, tpl))
+			unlink(tmp);
+		free(dir);
+		free(tmp);
+	}
+	free(tpl);
 	return img;
 }
