@@ -492,6 +492,62 @@ static void test_launches(void **state)
 	assert_int_equal(rm_rf(tmp), 0);
 }
 
+/* steps.csv's job-start-build says when the job began beside the plan;
+ * none-r1 ran its job alone (no such step). */
+static void test_job_start_read(void **state)
+{
+	char tmp[] = "/tmp/cmb-report-XXXXXX";
+	char *cp[] = { "cp", "-r", TEST_DATA "/reproduce/rfc-v2-background-a", NULL, NULL };
+	const char *steps = "step,begin_uptime,end_uptime,rc\nscratch,1.00,1.10,0\n"
+			    "job-start-build,10.50,10.60,0\nalloc,10.70,200.00,0\n";
+	const char *alone = "step,begin_uptime,end_uptime,rc\njob-build,10.50,130.50,0\n";
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+	char *dir, *p;
+	size_t seen = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmp));
+	cp[3] = tmp;
+	assert_int_equal(run_cmd(cp, NULL, NULL, NULL, NULL), 0);
+	dir = path_join(tmp, "rfc-v2-background-a");
+	p = xasprintf("%s/runs/cma-r1/steps.csv", dir);
+	assert_int_equal(write_file(p, steps, strlen(steps)), 0);
+	free(p);
+	p = xasprintf("%s/runs/none-r1/steps.csv", dir);
+	assert_int_equal(write_file(p, alone, strlen(alone)), 0);
+	free(p);
+	if (dataset_load(&ds, dir, &errs))
+		fail_msg("%s", errs.buf);
+	for (size_t i = 0; i < ds.njobs; i++) {
+		const char *run = ds.runs[ds.jobs[i].run].name;
+
+		if (!strcmp(run, "cma-r1")) {
+			/* began at 10.5 s and took 120 s */
+			assert_true(fabs(ds.jobs[i].start_s - 10.5) < 1e-9);
+			seen++;
+		} else {
+			assert_true(isnan(ds.jobs[i].start_s));
+		}
+	}
+	assert_int_equal(seen, 1);
+	/* a request at 130 s is inside the job, one at 131 s after it */
+	ds.nallocs = ds.cap_allocs = 2;
+	ds.allocs = xcalloc(2, sizeof(*ds.allocs));
+	for (size_t i = 0; i < ds.nruns; i++)
+		if (!strcmp(ds.runs[i].name, "cma-r1"))
+			ds.allocs[0].run = ds.allocs[1].run = i;
+	ds.allocs[0].start_ns = 130000000000LL;
+	ds.allocs[1].start_ns = 131000000000LL;
+	ds.allocs[0].occupancy = ds.allocs[1].occupancy = NAN;
+	assert_false(ds_alloc_after_job(&ds, &ds.allocs[0]));
+	assert_true(ds_alloc_after_job(&ds, &ds.allocs[1]));
+	dataset_free(&ds);
+	sb_free(&errs);
+	free(dir);
+	assert_int_equal(rm_rf(tmp), 0);
+}
+
 /* A report mixing runs made alone with runs made beside other VMs says so. */
 static void test_mixed_parallelism(void **state)
 {
@@ -717,6 +773,52 @@ static void test_fill(void **state)
 	free(dir);
 }
 
+/*
+ * A plan beside a job: fast-r1's job ran from 0.5 s for 3 s, so its requests
+ * of 4-7 s met an idle guest: counted, left out. fast-r2's job ran alone
+ * (no job-start step: start_s NAN) and leaves every request in.
+ */
+static void test_after_job(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+	const char *t, *end, *row = "requests after the job ended, left out";
+	size_t n = 0;
+
+	(void)state;
+	fake(&ds);
+	for (size_t i = 0; i < ds.nallocs; i++)
+		ds.allocs[i].start_ns = ds.allocs[i].seq * 1000000000LL;
+	ds.njobs = ds.cap_jobs = 2;
+	ds.jobs = xcalloc(2, sizeof(*ds.jobs));
+	ds.jobs[0] = (struct ds_job){ .run = 0, .name = xstrdup("build"), .elapsed_s = 3,
+				      .start_s = 0.5 };
+	ds.jobs[1] = (struct ds_job){ .run = 1, .name = xstrdup("build"), .elapsed_s = 3,
+				      .start_s = NAN };
+	for (size_t i = 0; i < ds.nallocs; i++) {
+		assert_int_equal(ds_alloc_after_job(&ds, &ds.allocs[i]),
+				 ds.allocs[i].run == 0 && ds.allocs[i].seq >= 4);
+		n += !ds_alloc_met(&ds, &ds.allocs[i]);
+	}
+	assert_int_equal(n, REQS - 4);
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	t = strstr(txt.buf, "allocation latency, 512 pages, user-side (us; every request made "
+			    "while the job ran, failed ones too)");
+	assert_non_null(t);
+	end = strstr(t + 1, "\n\n");
+	assert_non_null(end);
+	/* fast: 5 runs, 40 - 4 requests; slow: all 40 */
+	assert_true(strstr(t, "5: 36") && strstr(t, "5: 36") < end);
+	assert_true(strstr(t, "5: 40") && strstr(t, "5: 40") < end);
+	t = strstr(t, row);
+	assert_true(t && t < end);
+	assert_int_equal(strtol(t + strlen(row), NULL, 10), 4);
+	assert_null(strstr(txt.buf, "requests below the fill, left out"));
+	sb_free(&txt);
+	dataset_free(&ds);
+}
+
 /* A kernel-side cell rests on the same requests as its user-side twin. */
 static void test_kernel_subset(void **state)
 {
@@ -812,6 +914,8 @@ int main(void)
 		cmocka_unit_test(test_launches),
 		cmocka_unit_test(test_script_outputs),
 		cmocka_unit_test(test_fill),
+		cmocka_unit_test(test_after_job),
+		cmocka_unit_test(test_job_start_read),
 		cmocka_unit_test(test_kernel_subset),
 		cmocka_unit_test(test_regimes),
 	};

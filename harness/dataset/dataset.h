@@ -145,6 +145,7 @@ struct ds_job {
 	size_t run;
 	char *name;
 	double elapsed_s, user_s, sys_s;
+	double start_s;             /* uptime it started beside a plan (steps.csv job-start-NAME); NAN: alone */
 };
 
 struct dataset {
@@ -265,10 +266,15 @@ bool ds_run_counts(const struct ds_run *r);
 bool ds_status_partial(const char *status);
 /* A run that planned a fill and did not reach it: left out of comparisons. */
 bool ds_run_not_filled(const struct ds_run *r);
-/* A request (a burst: its first request) began with the area at its run's
- * fill; false only where both are known and it was below (ds-util.c). */
-bool ds_alloc_met_fill(const struct dataset *ds, const struct ds_alloc *a);
-bool ds_burst_met_fill(const struct dataset *ds, const struct ds_burst *b);
+/* A request (a burst: its first request) met the condition its run is
+ * about: the area at the run's fill, and with a plan beside a job, the job
+ * still running; false only where that is known not to be so (ds-util.c). */
+bool ds_alloc_met(const struct dataset *ds, const struct ds_alloc *a);
+bool ds_burst_met(const struct dataset *ds, const struct ds_burst *b);
+/* Of those that did not: began after the job it was to overlap had ended
+ * (the others began below the fill). */
+bool ds_alloc_after_job(const struct dataset *ds, const struct ds_alloc *a);
+bool ds_burst_after_job(const struct dataset *ds, const struct ds_burst *b);
 /* Number of runs with a bad status or any problem. */
 size_t dataset_degraded(const struct dataset *ds);
 /* Counter lookup: delta of source/name in run, false if either side is missing. */

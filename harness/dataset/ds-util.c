@@ -86,14 +86,43 @@ static bool met_fill(const struct ds_run *r, double occupancy)
 	       occupancy >= r->fill_target;
 }
 
-bool ds_alloc_met_fill(const struct dataset *ds, const struct ds_alloc *a)
+/*
+ * A plan beside a job (rfc-v2-background's build) is about requests the job
+ * overlaps: one that began after the job ended met an idle guest. Both
+ * clocks are the guest's uptime.
+ */
+static bool after_job(const struct dataset *ds, size_t run, long long start_ns)
 {
-	return met_fill(&ds->runs[a->run], a->occupancy);
+	if (start_ns == DS_NONE)
+		return false;
+	for (size_t i = 0; i < ds->njobs; i++) {
+		const struct ds_job *j = &ds->jobs[i];
+
+		if (j->run == run && !isnan(j->start_s) &&
+		    start_ns / 1e9 > j->start_s + j->elapsed_s)
+			return true;
+	}
+	return false;
 }
 
-bool ds_burst_met_fill(const struct dataset *ds, const struct ds_burst *b)
+bool ds_alloc_after_job(const struct dataset *ds, const struct ds_alloc *a)
 {
-	return met_fill(&ds->runs[b->run], b->occupancy);
+	return after_job(ds, a->run, a->start_ns);
+}
+
+bool ds_burst_after_job(const struct dataset *ds, const struct ds_burst *b)
+{
+	return after_job(ds, b->run, b->start_ns);
+}
+
+bool ds_alloc_met(const struct dataset *ds, const struct ds_alloc *a)
+{
+	return met_fill(&ds->runs[a->run], a->occupancy) && !ds_alloc_after_job(ds, a);
+}
+
+bool ds_burst_met(const struct dataset *ds, const struct ds_burst *b)
+{
+	return met_fill(&ds->runs[b->run], b->occupancy) && !ds_burst_after_job(ds, b);
 }
 
 size_t dataset_degraded(const struct dataset *ds)

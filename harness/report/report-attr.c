@@ -44,7 +44,7 @@ static size_t col_attrs(const struct report_col *c, long long pages,
 		const struct ds_alloc *a = &ds->allocs[ds->attrs[i].alloc];
 
 		if (a->pages == pages && !a->tag[0] && col_run(c, a->run) &&
-		    ds_alloc_met_fill(ds, a) && ds_attr_total(&ds->attrs[i].at) > 0)
+		    ds_alloc_met(ds, a) && ds_attr_total(&ds->attrs[i].at) > 0)
 			(*out)[n++] = &ds->attrs[i];
 	}
 	return n;
@@ -392,7 +392,7 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 
 		for (size_t z = 0; z < nsizes; z++) {
 			const struct ds_attr_row **rows, *w = NULL;
-			size_t n = col_attrs(&c, sizes[z], &rows), all = 0, below = 0;
+			size_t n = col_attrs(&c, sizes[z], &rows), all = 0, below = 0, after = 0;
 			long long ph[DS_NPHASES], st[DS_NSTATES], total;
 			const struct ds_alloc *a;
 			const struct ds_attr *at;
@@ -411,8 +411,10 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 
 				if (r->pages != sizes[z] || r->tag[0] || !col_run(&c, r->run))
 					continue;
-				if (ds_alloc_met_fill(ds, r))
+				if (ds_alloc_met(ds, r))
 					all++;
+				else if (ds_alloc_after_job(ds, r))
+					after++;
 				else
 					below++;
 			}
@@ -429,6 +431,8 @@ void report_slowest(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 				sizes[z], n, all);
 			if (below)
 				sb_addf(&out, "; %zu below the fill left out", below);
+			if (after)
+				sb_addf(&out, "; %zu after the job ended left out", after);
 			sb_addf(&out, "): the slowest attributed, %s seq %lld, %.1f ms%s, spent %.0f%% "
 				"of it %s",
 				ds->runs[a->run].name, a->seq, a->kernel_ns / 1e6,

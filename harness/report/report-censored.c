@@ -48,7 +48,7 @@ static bool run_requests(const struct report_col *c, size_t run, const char *tag
 		double x = lat_us(a, side);
 
 		if (a->run != run || a->pages != pages || strcmp(a->tag, tag) ||
-		    !ds_alloc_met_fill(c->ds, a))
+		    !ds_alloc_met(c->ds, a))
 			continue;
 		if (isnan(x))
 			untraced++;
@@ -180,7 +180,7 @@ void censored_burst_rows(struct table *t, const struct report_col *cols, size_t 
 			if (!col_run(&cols[c], run))
 				continue;
 			for (size_t i = 0; i < ds->nbursts; i++)
-				if (ds->bursts[i].run == run && ds_burst_met_fill(ds, &ds->bursts[i]))
+				if (ds->bursts[i].run == run && ds_burst_met(ds, &ds->bursts[i]))
 					rl_add(&rl, ds->bursts[i].latency_ns / 1000.0,
 					       ds->bursts[i].timed_out > 0);
 			if (rl.x.n) {

@@ -209,7 +209,7 @@ void burst_samples(const struct report_col *c, struct dvec *out, size_t *failed)
 	for (size_t i = 0; i < c->ds->nbursts; i++) {
 		const struct ds_burst *b = &c->ds->bursts[i];
 
-		if (!col_run(c, b->run) || !ds_burst_met_fill(c->ds, b))
+		if (!col_run(c, b->run) || !ds_burst_met(c->ds, b))
 			continue;
 		dv_add(out, b->latency_ns / 1000.0);
 		*failed += b->failed > 0;

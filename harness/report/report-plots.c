@@ -15,7 +15,7 @@ static void alloc_samples(const struct report_col *c, long long pages, enum lat_
 		double x = lat_us(a, side);
 
 		if (a->pages != pages || isnan(x) || a->tag[0] || !col_run(c, a->run) ||
-		    !ds_alloc_met_fill(c->ds, a))
+		    !ds_alloc_met(c->ds, a))
 			continue;
 		dv_add(every, x);
 		if (a->success)

@@ -32,7 +32,7 @@ static bool run_size_of(const struct report_col *c, size_t run, long long pages,
 	for (size_t i = 0; i < c->ds->nallocs; i++) {
 		const struct ds_alloc *a = &c->ds->allocs[i];
 
-		if (a->run != run || a->pages != pages || a->tag[0] || !ds_alloc_met_fill(c->ds, a))
+		if (a->run != run || a->pages != pages || a->tag[0] || !ds_alloc_met(c->ds, a))
 			continue;
 		dv_add(&v, a->user_ns / 1000.0);
 		out->failed += !a->success;

@@ -20,6 +20,7 @@ struct lat_runs {
 	size_t requests, failed;
 	size_t partial;             /* kernel side: runs left out, not every request traced */
 	size_t below;               /* requests that met less than their run's fill, left out */
+	size_t after;               /* requests that began after the job they were to overlap */
 	double max;
 };
 
@@ -44,8 +45,11 @@ static void lat_runs(const struct report_col *c, const char *tag, long long page
 
 			if (a->run != run || a->pages != pages || strcmp(a->tag, tag))
 				continue;
-			if (!ds_alloc_met_fill(c->ds, a)) {
-				o->below++;
+			if (!ds_alloc_met(c->ds, a)) {
+				if (ds_alloc_after_job(c->ds, a))
+					o->after++;
+				else
+					o->below++;
 				continue;
 			}
 			if (isnan(x)) {
@@ -96,12 +100,13 @@ static void count_row(struct table *t, const char *what, const size_t *runs, con
 						  : xasprintf("%zu: %zu", runs[c], items[c]));
 }
 
-/* How many of each column's requests (or bursts) began below their run's
- * fill: named, and left out of every row above (ds_alloc_met_fill). */
-static void below_fill_row(struct table *t, const char *what, const size_t *below,
-			   size_t ncols)
+/* How many of each column's requests (or bursts) missed their run's
+ * condition, for one reason (why: "below the fill", "after the job ended"):
+ * named, and left out of every row above (ds_alloc_met). */
+static void missed_row(struct table *t, const char *what, const char *why, const size_t *below,
+		       size_t ncols)
 {
-	char *label = xasprintf("%s below the fill, left out", what);
+	char *label = xasprintf("%s %s, left out", what, why);
 	struct trow *r = table_text(t, label);
 
 	free(label);
@@ -116,7 +121,7 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 	struct dvec *p50 = dvecs(ncols), *p99 = dvecs(ncols), *mean = dvecs(ncols);
 	struct dvec *ok = dvecs(ncols), *rt = dvecs(ncols);
 	size_t *runs = xcalloc(ncols, sizeof(size_t)), *reqs = xcalloc(ncols, sizeof(size_t));
-	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0, partial = 0, below = 0;
+	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0, partial = 0, below = 0, after = 0;
 	double *max = xcalloc(ncols, sizeof(double));
 	const char *which;
 	char *title;
@@ -125,8 +130,12 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 	for (size_t c = 0; c < ncols; c++) {
 		lat_runs(&cols[c], tag, pages, side, &lr[c]);
 		below += lr[c].below;
+		after += lr[c].after;
 	}
-	which = below ? "every request that met the fill" : "every request";
+	which = below && after ? "every request that met the fill while the job ran"
+		: below	       ? "every request that met the fill"
+		: after	       ? "every request made while the job ran"
+			       : "every request";
 	title = *tag ? xasprintf("the script's allocations alloc-%s.csv, %lld pages, user-side "
 				 "(us; %s, failed ones too)", tag, pages, which)
 		     : xasprintf("allocation latency, %lld pages, %s (us; %s, failed ones too)",
@@ -182,13 +191,19 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 				table_set(r, c, xasprintf("%zu", lr[c].partial));
 		}
 	}
-	if (below) {
-		size_t *nb = xcalloc(ncols, sizeof(*nb));
+	if (below || after) {
+		size_t *nb = xcalloc(ncols, sizeof(*nb)), *na = xcalloc(ncols, sizeof(*na));
 
-		for (size_t c = 0; c < ncols; c++)
+		for (size_t c = 0; c < ncols; c++) {
 			nb[c] = lr[c].below;
-		below_fill_row(t, "requests", nb, ncols);
+			na[c] = lr[c].after;
+		}
+		if (below)
+			missed_row(t, "requests", "below the fill", nb, ncols);
+		if (after)
+			missed_row(t, "requests", "after the job ended", na, ncols);
 		free(nb);
+		free(na);
 	}
 	tables_drop_empty(ts);
 	dvecs_free(p50, ncols);
@@ -209,22 +224,30 @@ static void burst_table(struct tables *ts, const struct report_col *cols, size_t
 	size_t *runs = xcalloc(ncols, sizeof(size_t)), *n = xcalloc(ncols, sizeof(size_t));
 	size_t *failed = xcalloc(ncols, sizeof(size_t)), any = 0;
 	size_t *below = xcalloc(ncols, sizeof(size_t)), nbelow = 0;
+	size_t *after = xcalloc(ncols, sizeof(size_t)), nafter = 0;
 	struct table *t;
 
 	for (size_t c = 0; c < ncols; c++)
 		for (size_t i = 0; i < cols[c].ds->nbursts; i++) {
 			const struct ds_burst *b = &cols[c].ds->bursts[i];
 
-			if (col_run(&cols[c], b->run) && !ds_burst_met_fill(cols[c].ds, b)) {
+			if (!col_run(&cols[c], b->run) || ds_burst_met(cols[c].ds, b))
+				continue;
+			if (ds_burst_after_job(cols[c].ds, b)) {
+				after[c]++;
+				nafter++;
+			} else {
 				below[c]++;
 				nbelow++;
 			}
 		}
-	t = tables_add(ts, cols, ncols, nbelow ? "burst latency, first request's start to last "
-						 "request's end (us; bursts that met the fill, "
-						 "failed ones too)"
-					       : "burst latency, first request's start to last "
-						 "request's end (us; failed bursts too)");
+	t = tables_add(ts, cols, ncols,
+		       nafter ? "burst latency, first request's start to last request's end (us; "
+				"bursts that met their condition, failed ones too)"
+		       : nbelow ? "burst latency, first request's start to last request's end (us; "
+				  "bursts that met the fill, failed ones too)"
+				: "burst latency, first request's start to last request's end (us; "
+				  "failed bursts too)");
 
 	for (size_t c = 0; c < ncols; c++)
 		for (size_t run = 0; run < cols[c].ds->nruns; run++) {
@@ -236,7 +259,7 @@ static void burst_table(struct tables *ts, const struct report_col *cols, size_t
 			for (size_t i = 0; i < cols[c].ds->nbursts; i++) {
 				const struct ds_burst *b = &cols[c].ds->bursts[i];
 
-				if (b->run == run && ds_burst_met_fill(cols[c].ds, b)) {
+				if (b->run == run && ds_burst_met(cols[c].ds, b)) {
 					dv_add(&d, b->latency_ns / 1000.0);
 					f += b->failed > 0;
 				}
@@ -260,11 +283,14 @@ static void burst_table(struct tables *ts, const struct report_col *cols, size_t
 		censored_burst_rows(t, cols, ncols);
 	}
 	if (nbelow)
-		below_fill_row(t, "bursts", below, ncols);
+		missed_row(t, "bursts", "below the fill", below, ncols);
+	if (nafter)
+		missed_row(t, "bursts", "after the job ended", after, ncols);
 	tables_drop_empty(ts);
 	dvecs_free(p50, ncols);
 	dvecs_free(ok, ncols);
 	free(below);
+	free(after);
 	free(runs);
 	free(n);
 	free(failed);
@@ -882,7 +908,9 @@ static const char legend[] =
 	"area. Latencies are over every request, failed ones too, with the success rate\n"
 	"beside them; in runs with a fill, over the requests that began with the area at\n"
 	"the fill (the others are counted in a row of their own: \"below the fill, left\n"
-	"out\"). Percentiles: linear interpolation (type 7).\n\n";
+	"out\"); with a plan beside a job, over the requests that began while the job\n"
+	"ran (\"after the job ended, left out\"). Percentiles: linear interpolation\n"
+	"(type 7).\n\n";
 
 void report_dataset(const struct dataset *ds, const char *baseline, struct strbuf *txt,
 		    struct strbuf *md)

@@ -37,7 +37,7 @@ static void lat_cell(const struct picks *ps, const char *section, long long page
 
 			if (x->run != ps->v[i].run || x->pages != pages)
 				continue;
-			if (!ds_alloc_met_fill(ds, x)) {
+			if (!ds_alloc_met(ds, x)) {
 				c->below++;
 				continue;
 			}
@@ -67,7 +67,7 @@ static void lat_cell(const struct picks *ps, const char *section, long long page
 			double us;
 
 			if (x->run != ps->v[i].run || x->pages != pages || !x->success ||
-			    !ds_alloc_met_fill(ds, x))
+			    !ds_alloc_met(ds, x))
 				continue;
 			us = (kernel ? x->kernel_ns : x->user_ns) / 1000.0;
 			mn = us < mn ? us : mn;

@@ -30,7 +30,7 @@ static size_t run_bursts(const struct pick *k, double **out, size_t *failed, siz
 		if (b->run != k->run)
 			continue;
 		any++;
-		if (!ds_burst_met_fill(ds, b)) {
+		if (!ds_burst_met(ds, b)) {
 			(*below)++;
 			continue;
 		}
