@@ -30,6 +30,7 @@ static int setup(void **state)
 	env_init(&f->env);
 	f->env.cache_dir = f->dir;
 	f->scn.name = "scn";
+	f->scn.path = "scn.scn";
 	f->spec.scratch = 32ull << 20;
 	f->run = (struct run){ .scn = &f->scn, .spec = &f->spec, .name = "cma-r1" };
 	*state = f;

@@ -20,6 +20,15 @@ static bool layout_program(const char *name)
 	return false;
 }
 
+/* The host's copy of a guest program (the same source, built for the host). */
+static char *program_path(const struct cmb_env *env, const char *name)
+{
+	char *rel = xasprintf("workloads/guest/%s", name), *p = env_build(env, rel);
+
+	free(rel);
+	return p;
+}
+
 /* One line, "PROG prepare --dir SUB ARGS...", run with SUB under root. */
 static int lay_out(const struct cmb_env *env, const char *line, const char *root,
 		   const char *img)
@@ -30,17 +39,12 @@ static int lay_out(const struct cmb_env *env, const char *line, const char *root
 
 	for (char *t = strtok_r(copy, " ", &save); t && n < ARRAY_SIZE(argv) - 1;
 	     t = strtok_r(NULL, " ", &save)) {
-		if (n && !strcmp(argv[n - 1], "--dir"))
-			t = path_join(root, t);
-		else if (!n && layout_program(t))
-		{
-			char *rel = xasprintf("workloads/guest/%s", t);
-
-			t = env_build(env, rel);
-			free(rel);
-		}
-		else if (!n)
+		if (!n && !layout_program(t))
 			break;
+		if (!n)
+			t = program_path(env, t);
+		else if (!strcmp(argv[n - 1], "--dir"))
+			t = path_join(root, t);
 		else
 			t = xstrdup(t);
 		argv[n++] = t;
@@ -80,11 +84,9 @@ static char *template_path(const struct cmb_env *env, const struct run *r)
 	hash_str(h, r->layout);
 	hash_bytes(h, &r->spec->scratch, sizeof(r->spec->scratch));
 	for (size_t i = 0; i < ARRAY_SIZE(layout_programs); i++) {
-		rel = xasprintf("workloads/guest/%s", layout_programs[i]);
-		p = env_build(env, rel);
+		p = program_path(env, layout_programs[i]);
 		rc |= hash_file(h, p);
 		free(p);
-		free(rel);
 	}
 	hash_final(h, key);
 	if (rc)
@@ -133,9 +135,12 @@ static char *build_image(const struct cmb_env *env, const struct run *r, const c
 		fd = open(img, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd < 0 || ftruncate(fd, (off_t)r->spec->scratch) || close(fd) ||
 		    run_cmd(argv, NULL, NULL, NULL, NULL)) {
-			err_msg("mkfs.ext4 of the scratch disk %s failed (scratch= %llu MiB too small for %s?)",
-				img, (unsigned long long)(r->spec->scratch >> 20),
-				*layout ? "its layout" : "an empty file system");
+			if (*layout)
+				err_msg("%s: mkfs.ext4 of the scratch disk %s failed: is scratch= (%llu MiB) too small for the files of %s?",
+					r->scn->path, img, (unsigned long long)(r->spec->scratch >> 20),
+					r->name);
+			else
+				err_msg("mkfs.ext4 of the scratch disk %s failed", img);
 			rc = -1;
 		}
 	}
