@@ -177,8 +177,12 @@ char *scratch_make(const struct cmb_env *env, const struct run *r, const char *t
 	}
 	img = build_image(env, r, tag);
 	if (img && tpl) {
-		/* kept for the next run; a copy that fails costs only the next run's time */
-		tmp = xasprintf("%s.%d", tpl, (int)getpid());
+		/* kept for the next run; a copy that fails costs only the next run's time.
+		 * Slurm tasks on other nodes may share the cache: host and pid name it. */
+		char host[64] = "";
+
+		gethostname(host, sizeof(host) - 1);
+		tmp = xasprintf("%s.%s.%d", tpl, host, (int)getpid());
 		dir = xstrdup(tpl);
 		*strrchr(dir, '/') = '\0';
 		mkdir_p(dir);
