@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The programs a layout line may name: they write deterministic trees. */
@@ -62,12 +61,10 @@ static int lay_out(const struct cmb_env *env, const char *line, const char *root
 	return rc;
 }
 
+/* Monotonic seconds, for the progress line. */
 static double seconds_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return now_ns() / 1e9;
 }
 
 /*
