@@ -299,6 +299,51 @@ static void test_loss_cut(void **state)
 	rm_copy(dir);
 }
 
+static const struct ds_alloc *find_alloc(const struct dataset *ds, const char *run,
+					 long long seq)
+{
+	for (size_t i = 0; i < ds->nallocs; i++)
+		if (ds->allocs[i].seq == seq && !strcmp(ds->runs[ds->allocs[i].run].name, run))
+			return &ds->allocs[i];
+	return NULL;
+}
+
+/*
+ * The detail buffer (busy retries, the attribution's events) filled at
+ * 23.5 s, the main one (requests' start and finish) did not: every
+ * request keeps its kernel-side time and the run its kernel-side cells;
+ * the first 32700-page request (ended 23.378 s) keeps its 69 retries, the
+ * two after have unknown ones, and only the four requests that ended
+ * before are attributed.
+ */
+static void test_detail_loss(void **state)
+{
+	char *dir = tmp_copy(), *cmd;
+	struct dataset ds;
+	size_t n = 0;
+
+	(void)state;
+	cmd = xasprintf("cd %s/runs/cma-r1 && printf 'buffer,cpu,overrun,dropped\\nmain,0,0,0\\n"
+			"detail,0,0,5\\n' > trace-loss.csv && echo 23500000000,-1,cpuend,detail,0 "
+			">> trace-cma.csv && sed -i 's/^[0-9]*,-1,cpuend,0,0$/23500000000,-1,cpuend,0,1/' "
+			"trace-attr.csv && grep -q '^23500000000,-1,cpuend,0,1' trace-attr.csv", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	load(&ds, dir);
+	assert_int_equal(ds.runs[0].trace_lost, 0);
+	assert_int_equal(ds.runs[0].detail_lost, 5);
+	for (long long seq = 0; seq < 6; seq++)
+		assert_true(find_alloc(&ds, "cma-r1", seq)->kernel_ns > 0);
+	assert_int_equal(find_alloc(&ds, "cma-r1", 3)->retries, 69);
+	assert_int_equal(find_alloc(&ds, "cma-r1", 4)->retries, DS_NONE);
+	assert_int_equal(find_alloc(&ds, "cma-r1", 5)->retries, DS_NONE);
+	for (size_t i = 0; i < ds.nattrs; i++)
+		n += !strcmp(ds.runs[ds.allocs[ds.attrs[i].alloc].run].name, "cma-r1");
+	assert_int_equal(n, 4);
+	dataset_free(&ds);
+	rm_copy(dir);
+}
+
 /* The report says where the slowest request of each set-up and size went */
 static void test_report(void **state)
 {
@@ -334,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_gcma_switched_out),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_loss_cut),
+		cmocka_unit_test(test_detail_loss),
 		cmocka_unit_test(test_report),
 	};
 

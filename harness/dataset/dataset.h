@@ -30,7 +30,8 @@ struct ds_run {
 	char *area;                 /* CMA area allocated from, NULL if none */
 	char *allocations;          /* "traced", "untraced" (beside a job) or "none" */
 	char *trace_problem;        /* what run found wrong with trace.dat, or NULL */
-	long long trace_lost;       /* events the trace buffer lost (trace-loss.csv) */
+	long long trace_lost;       /* events the main trace buffer lost (trace-loss.csv) */
+	long long detail_lost;      /* events the detail buffer lost (busy retries, attribution) */
 	long long area_bytes, memory_mib, cpus;
 	long long swap_mib;         /* swap the guest had (metadata), -1 unknown */
 	char *swap_device;          /* "disk" or "zram" with swap, else NULL */

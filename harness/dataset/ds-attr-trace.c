@@ -14,9 +14,6 @@
 #include <string.h>
 #include <trace-cmd.h>
 
-/* CPUs whose last event is kept (a guest has at most a few) */
-#define DS_ATTR_CPUS 64
-
 struct export_ctx {
 	struct tep_handle *tep;
 	struct tep_event *ev[DS_NAEV];
@@ -26,8 +23,6 @@ struct export_ctx {
 	struct strbuf *csv;
 	size_t rows;
 	size_t phase_rows;                  /* of events that bound a phase */
-	/* each CPU's last event: where a CPU whose buffer filled stopped */
-	unsigned long long cpu_last[DS_ATTR_CPUS];
 };
 
 static const struct {
@@ -46,23 +41,12 @@ static const struct {
 	{ DS_AEV_GSTART, "gcma", "gcma_alloc_start" },
 	{ DS_AEV_GFINISH, "gcma", "gcma_alloc_finish" },
 	{ DS_AEV_WAKE, "sched", "sched_wakeup" },
-	{ DS_AEV_MFAIL, "migrate", "mm_migrate_page_fail" },
+	{ DS_AEV_MFAIL, "migrate", "mm_migrate_pages_fail" },
 };
 
 static long long num(struct tep_event *ev, struct tep_record *rec, const char *name)
 {
-	struct tep_format_field *f = tep_find_field(ev, name);
-	unsigned long long v;
-
-	if (!f || tep_read_number_field(f, rec->data, &v))
-		return 0;
-	if (f->flags & TEP_FIELD_IS_SIGNED) {
-		if (f->size == 4)
-			return (int)v;
-		if (f->size == 2)
-			return (short)v;
-	}
-	return (long long)v;
+	return ds_trace_num(ev, rec, name, 0);
 }
 
 static ssize_t open_at(const struct export_ctx *c, int pid)
@@ -93,7 +77,7 @@ static int blocked(long long prev_state)
 	return (prev_state & 0xff) != 0;
 }
 
-static int export_event(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
+static int export_event(struct tep_record *rec, int buffer, int cpu, void *arg)
 {
 	struct export_ctx *c = arg;
 	struct tep_event *ev = tep_find_event_by_record(c->tep, rec);
@@ -101,9 +85,8 @@ static int export_event(struct tracecmd_input *h, struct tep_record *rec, int cp
 	ssize_t at;
 	int k;
 
-	(void)h;
-	if (cpu >= 0 && cpu < DS_ATTR_CPUS && rec->ts > c->cpu_last[cpu])
-		c->cpu_last[cpu] = rec->ts;
+	(void)buffer;
+	(void)cpu;
 	if (!ev)
 		return 0;
 	if (ev == c->sched_switch) {
@@ -148,7 +131,14 @@ static int export_event(struct tracecmd_input *h, struct tep_record *rec, int cp
 		row(c, rec->ts, (int)num(ev, rec, "pid"), k, 0, 0);
 		return 0;
 	case DS_AEV_MFAIL:
-		row(c, rec->ts, pid, k, num(ev, rec, "kind"), num(ev, rec, "nr_pages"));
+		/* one event per migrate_pages() call, a field per kind (named
+		 * as ds_failkind_names): a row per kind it counts */
+		for (int f = 0; f < DS_NFAILKINDS; f++) {
+			long long n = num(ev, rec, ds_failkind_names[f]);
+
+			if (n > 0)
+				row(c, rec->ts, pid, k, f, n);
+		}
 		return 0;
 	default:
 		row(c, rec->ts, pid, k, 0, 0);
@@ -168,7 +158,7 @@ static int export_event(struct tracecmd_input *h, struct tep_record *rec, int cp
 int dataset_export_attr(const char *run_dir, struct strbuf *errs)
 {
 	char *dat = path_join(run_dir, "trace.dat"), *out = path_join(run_dir, "trace-attr.csv");
-	struct tracecmd_input *h = NULL;
+	struct ds_tracefile t = { 0 };
 	struct export_ctx c;
 	struct strbuf rows;
 	bool beyond = false;
@@ -177,14 +167,9 @@ int dataset_export_attr(const char *run_dir, struct strbuf *errs)
 	memset(&c, 0, sizeof(c));
 	sb_init(&rows);
 	c.csv = &rows;
-	if (!path_exists(dat))
-		goto out;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
-	h = tracecmd_open(dat, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!h)
+	if (!path_exists(dat) || ds_tracefile_open(&t, dat))
 		goto out;   /* dataset_export_trace says so */
-	c.tep = tracecmd_get_tep(h);
+	c.tep = t.tep;
 	for (size_t i = 0; i < ARRAY_SIZE(kevents); i++) {
 		c.ev[kevents[i].ev] = tep_find_event_by_name(c.tep, kevents[i].sys,
 							     kevents[i].name);
@@ -195,13 +180,15 @@ int dataset_export_attr(const char *run_dir, struct strbuf *errs)
 	if (!beyond || !c.ev[DS_AEV_START] || !c.ev[DS_AEV_FINISH])
 		goto out;
 	sb_add(&rows, "ts_ns,pid,event,a,b\n");
-	if (tracecmd_iterate_events(h, NULL, 0, export_event, &c) < 0) {
+	if (ds_tracefile_iterate(&t, export_event, &c) < 0) {
 		sb_addf(errs, "%strace-attr.csv: error while reading events", errs->len ? "; " : "");
 		ret = -1;
 	}
-	for (int cpu = 0; cpu < DS_ATTR_CPUS; cpu++)
-		if (c.cpu_last[cpu])
-			sb_addf(&rows, "%llu,-1,cpuend,%d,0\n", c.cpu_last[cpu], cpu);
+	/* each buffer's and CPU's last event: where a buffer that filled stopped */
+	for (int b = 0; b < DS_NBUFS; b++)
+		for (int cpu = 0; cpu < DS_TRACE_CPUS; cpu++)
+			if (t.last[b][cpu])
+				sb_addf(&rows, "%llu,-1,cpuend,%d,%d\n", t.last[b][cpu], cpu, b);
 	if (!c.phase_rows)
 		goto out;
 	if (write_file(out, rows.buf, rows.len)) {
@@ -209,8 +196,8 @@ int dataset_export_attr(const char *run_dir, struct strbuf *errs)
 		ret = -1;
 	}
 out:
-	if (h)
-		tracecmd_close(h);
+	if (t.n)
+		ds_tracefile_close(&t);
 	free(c.open);
 	sb_free(&rows);
 	free(dat);
@@ -218,34 +205,9 @@ out:
 	return ret;
 }
 
-/*
- * The time after which events may be missing: the earliest last event of
- * a CPU whose buffer dropped events (trace-loss.csv); 0 when none did.
- */
-static unsigned long long loss_cut(struct dataset *ds, struct ds_run *r,
-				   const unsigned long long *cpu_last)
-{
-	static const char *const cols[] = { "cpu", "overrun", "dropped" };
-	unsigned long long cut = 0;
-	long long cpu, o, d;
-	struct csv c;
-	int col[3];
-	bool missing;
-
-	if (!ds_open_csv(&c, ds, r, "trace-loss.csv", cols, 3, col, &missing))
-		return 0;
-	while (csv_next(&c))
-		if (csv_ll(&c, col[0], &cpu) && csv_ll(&c, col[1], &o) && csv_ll(&c, col[2], &d) &&
-		    o + d > 0 && cpu >= 0 && cpu < DS_ATTR_CPUS && cpu_last[cpu] &&
-		    (!cut || cpu_last[cpu] < cut))
-			cut = cpu_last[cpu];
-	csv_close(&c);
-	return cut;
-}
-
 /* trace-attr.csv into s; false if the file is missing. */
 static bool read_attr_csv(struct dataset *ds, struct ds_run *r, struct ds_attrs *s,
-			  unsigned long long *cpu_last)
+			  unsigned long long last[DS_NBUFS][DS_TRACE_CPUS])
 {
 	static const char *const cols[] = { "ts_ns", "pid", "event", "a", "b" };
 	struct csv f;
@@ -265,8 +227,9 @@ static bool read_attr_csv(struct dataset *ds, struct ds_run *r, struct ds_attrs 
 			continue;
 		}
 		if (!strcmp(kind, "cpuend")) {
-			if (a >= 0 && a < DS_ATTR_CPUS)
-				cpu_last[a] = (unsigned long long)ts;
+			/* a = the CPU, b = its buffer (DS_BUF_*) */
+			if (a >= 0 && a < DS_TRACE_CPUS && b >= 0 && b < DS_NBUFS)
+				last[b][a] = (unsigned long long)ts;
 			continue;
 		}
 		for (k = 0; k < DS_NAEV && strcmp(kind, ds_aev_names[k]); k++)
@@ -291,17 +254,17 @@ static bool read_attr_csv(struct dataset *ds, struct ds_run *r, struct ds_attrs 
 void ds_read_attr(struct dataset *ds, size_t ri)
 {
 	struct ds_run *r = &ds->runs[ri];
-	unsigned long long cpu_last[DS_ATTR_CPUS] = { 0 }, cut;
+	unsigned long long last[DS_NBUFS][DS_TRACE_CPUS] = { { 0 } }, cut;
+	struct ds_trace_loss loss;
 	struct ds_attrs s;
 	size_t joined = 0, next = 0, late = 0, finished = 0;
 
 	memset(&s, 0, sizeof(s));
-	if (!r->has_trace || !read_attr_csv(ds, r, &s, cpu_last))
+	if (!r->has_trace || !read_attr_csv(ds, r, &s, last))
 		return;
 	r->has_attr = true;
-	cut = r->trace_lost ? loss_cut(ds, r, cpu_last) : 0;
-	if (r->trace_lost && !cut)
-		cut = 1;   /* lost events, no CPU known: nothing can be trusted */
+	ds_trace_loss(ds, r, &loss);
+	cut = ds_trace_cut(&loss, last, (1u << DS_BUF_MAIN) | (1u << DS_BUF_DETAIL));
 	for (size_t i = 0; i < ds->nallocs; i++) {
 		struct ds_alloc *a = &ds->allocs[i];
 		struct ds_attr_row *at;

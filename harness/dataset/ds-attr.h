@@ -25,7 +25,7 @@ enum ds_phase {
 
 enum ds_tstate { DS_ST_CPU, DS_ST_RUNNABLE, DS_ST_BLOCKED, DS_NSTATES };
 
-/* Kinds of pages that would not migrate (migrate:mm_migrate_page_fail, the
+/* Kinds of pages that would not migrate (migrate:mm_migrate_pages_fail, the
  * kernel's enum migrate_fail_kind: kernel-patches/0000). */
 enum ds_failkind {
 	DS_FK_ANON, DS_FK_DIRTY, DS_FK_WRITEBACK, DS_FK_PINNED, DS_FK_UNEVICTABLE,
@@ -45,7 +45,7 @@ enum ds_aev {
 	DS_AEV_OUT,         /* sched_switch away from the task: a = 1 if it blocked */
 	DS_AEV_IN,          /* sched_switch to the task */
 	DS_AEV_WAKE,        /* sched_wakeup of the task */
-	DS_AEV_MFAIL,       /* mm_migrate_page_fail: a = enum ds_failkind, b = its pages */
+	DS_AEV_MFAIL,       /* mm_migrate_pages_fail, a row per kind: a = enum ds_failkind, b = its pages */
 	DS_NAEV
 };
 
@@ -68,7 +68,7 @@ struct ds_attr {
 	long long retries;          /* -EBUSY retries */
 	long long compaction_ns;    /* direct compaction inside the request (in OTHER) */
 	long long failkind[DS_NFAILKINDS];
-	bool failkind_traced;       /* the kernel had mm_migrate_page_fail */
+	bool failkind_traced;       /* the kernel had mm_migrate_pages_fail */
 	bool sched_traced;          /* sched_switch seen in the trace at all */
 	bool finished;
 };

@@ -7,6 +7,7 @@
 #define CMB_DS_INTERNAL_H
 
 #include "dataset/dataset.h"
+#include "dataset/ds-tracefile.h"
 #include "lib/csv.h"
 #include "lib/json.h"
 
@@ -51,6 +52,21 @@ void ds_read_fill(struct dataset *ds, size_t run);
 void ds_read_attr(struct dataset *ds, size_t run);
 /* Derived from the allocations: one row per burst. */
 void ds_derive_bursts(struct dataset *ds, size_t run);
+
+/* trace-loss.csv: events each buffer (DS_BUF_*) lost, and which CPUs did. */
+struct ds_trace_loss {
+	long long lost[DS_NBUFS];
+	bool cpu[DS_NBUFS][DS_TRACE_CPUS];
+};
+void ds_trace_loss(const struct dataset *ds, struct ds_run *r, struct ds_trace_loss *l);
+/*
+ * The time after which events of the buffers in mask (1 << DS_BUF_*) may
+ * be missing: the earliest last event (last, from the cpuend rows) of a
+ * CPU that lost events; 0 when none did, 1 when one did whose last event
+ * is unknown.
+ */
+unsigned long long ds_trace_cut(const struct ds_trace_loss *l,
+				unsigned long long last[DS_NBUFS][DS_TRACE_CPUS], unsigned mask);
 
 /* Adds a counter row (ds-snapshots.c, ds-perf.c). */
 void ds_add_counter(struct dataset *ds, size_t run, const char *source, const char *name,

@@ -1,8 +1,9 @@
 /*
  * The kernel side of allocations: trace.dat's cma_alloc_start, _busy_retry
  * and _finish events. run turns trace.dat (libtracecmd/libtraceevent) into
- * its text copy trace-cma.csv once; the data set reads only that copy and
- * pairs each traced allocation with its alloc.csv row.
+ * its text copy trace-cma.csv once (with a cpuend row per buffer and CPU:
+ * its last event); the data set reads only that copy and pairs each traced
+ * allocation with its alloc.csv row.
  */
 #include "dataset/ds-internal.h"
 
@@ -22,6 +23,8 @@ struct trace_ctx {
 	long long retry_n;
 	int retry_pid;
 	char retry_name[64];
+	/* reading: each buffer's and CPU's last event (cpuend rows) */
+	unsigned long long last[DS_NBUFS][DS_TRACE_CPUS];
 };
 
 static const char *const kev_names[] = { "start", "retry", "finish" };
@@ -60,22 +63,6 @@ static void trace_sink(struct trace_ctx *c, enum ds_kev type, int pid, const cha
 		return;
 	}
 	sb_addf(c->csv, "%llu,%d,%s,%s,%lld\n", ts, pid, kev_names[type], name, value);
-}
-
-static long long field_num(struct tep_event *ev, struct tep_record *rec, const char *name)
-{
-	struct tep_format_field *f = tep_find_field(ev, name);
-	unsigned long long v;
-
-	if (!f || tep_read_number_field(f, rec->data, &v))
-		return DS_NONE;
-	if (f->flags & TEP_FIELD_IS_SIGNED) {
-		if (f->size == 4)
-			return (int)v;
-		if (f->size == 2)
-			return (short)v;
-	}
-	return (long long)v;
 }
 
 static void field_str(struct tep_event *ev, struct tep_record *rec, const char *name,
@@ -170,49 +157,56 @@ void ds_kpairs_free(struct ds_kpairs *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static int trace_event(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
+static int trace_event(struct tep_record *rec, int buffer, int cpu, void *arg)
 {
 	struct trace_ctx *c = arg;
 	struct tep_event *ev = tep_find_event_by_record(c->tep, rec);
 	char name[64];
 
-	(void)h;
+	(void)buffer;
 	(void)cpu;
 	if (!ev || (ev != c->start && ev != c->finish && ev != c->retry))
 		return 0;
 	field_str(ev, rec, "name", name, sizeof(name));
 	if (ev == c->start)
 		trace_sink(c, DS_KEV_START, tep_data_pid(c->tep, rec), name, rec->ts,
-			   field_num(ev, rec, "count"));
+			   ds_trace_num(ev, rec, "count", DS_NONE));
 	else if (ev == c->retry)
 		trace_sink(c, DS_KEV_RETRY, tep_data_pid(c->tep, rec), name, rec->ts, 1);
 	else
 		trace_sink(c, DS_KEV_FINISH, tep_data_pid(c->tep, rec), name, rec->ts,
-			   field_num(ev, rec, "errorno"));
+			   ds_trace_num(ev, rec, "errorno", DS_NONE));
 	return 0;
 }
 
-/* The cma_alloc_* events of a trace.dat into c; NULL, or what is wrong. */
+/*
+ * The cma_alloc_* events of a trace.dat into c, then a cpuend row per
+ * buffer and CPU (its last event: where a buffer that filled stopped);
+ * NULL, or what is wrong.
+ */
 static const char *iterate_trace(const char *path, struct trace_ctx *c)
 {
-	struct tracecmd_input *h;
+	struct ds_tracefile t;
 	const char *err = NULL;
 
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!h)
+	if (ds_tracefile_open(&t, path))
 		return "cannot be read (truncated or not a trace-cmd file)";
-	c->tep = tracecmd_get_tep(h);
+	c->tep = t.tep;
 	c->start = tep_find_event_by_name(c->tep, "cma", "cma_alloc_start");
 	c->finish = tep_find_event_by_name(c->tep, "cma", "cma_alloc_finish");
 	c->retry = tep_find_event_by_name(c->tep, "cma", "cma_alloc_busy_retry");
 	if (!c->start || !c->finish)
 		err = "has no cma:cma_alloc_start/cma_alloc_finish events";
-	else if (tracecmd_iterate_events(h, NULL, 0, trace_event, c) < 0)
+	else if (ds_tracefile_iterate(&t, trace_event, c) < 0)
 		err = "error while reading events (truncated?)";
+	flush_retries(c);
+	for (int b = 0; b < DS_NBUFS; b++)
+		for (int cpu = 0; cpu < DS_TRACE_CPUS; cpu++)
+			if (t.last[b][cpu])
+				sb_addf(c->csv, "%llu,-1,cpuend,%s,%d\n", t.last[b][cpu],
+					b ? DS_TRACE_DETAIL : DS_TRACE_MAIN, cpu);
 	c->tep = NULL;
-	tracecmd_close(h);
+	ds_tracefile_close(&t);
 	return err;
 }
 
@@ -234,7 +228,6 @@ int dataset_export_trace(const char *run_dir, struct strbuf *errs)
 			sb_addf(errs, "%s", err);
 			ret = -1;
 		}
-		flush_retries(&c);
 		if (write_file(csv, rows.buf, rows.len)) {
 			sb_addf(errs, "%s%s: %s", ret ? "; " : "", csv, strerror(errno));
 			ret = -1;
@@ -273,6 +266,13 @@ static bool read_trace_csv(struct ds_run *r, const char *path, struct trace_ctx 
 				   f.lineno);
 			continue;
 		}
+		if (!strcmp(kind, "cpuend")) {
+			int b = ds_trace_buffer(name);
+
+			if (b >= 0 && value >= 0 && value < DS_TRACE_CPUS)
+				c->last[b][value] = (unsigned long long)ts;
+			continue;
+		}
 		for (t = 0; t < ARRAY_SIZE(kev_names) && strcmp(kind, kev_names[t]); t++)
 			;
 		if (t == ARRAY_SIZE(kev_names))
@@ -305,23 +305,57 @@ static bool read_pairs(struct ds_run *r, const char *path, struct trace_ctx *c)
 	return true;
 }
 
-/* trace-loss.csv (cpu,overrun,dropped): events the ring buffer lost. */
-static long long trace_lost(const struct dataset *ds, struct ds_run *r)
+/*
+ * trace-loss.csv (buffer,cpu,overrun,dropped): events each ring buffer
+ * lost; a file without the buffer column had one buffer, the main one.
+ */
+void ds_trace_loss(const struct dataset *ds, struct ds_run *r, struct ds_trace_loss *l)
 {
 	static const char *const cols[] = { "cpu", "overrun", "dropped" };
-	long long lost = 0, v;
+	long long cpu, v, n;
 	struct csv c;
-	int col[3];
+	int col[3], bcol;
 	bool missing;
 
+	memset(l, 0, sizeof(*l));
 	if (!ds_open_csv(&c, ds, r, "trace-loss.csv", cols, 3, col, &missing))
-		return 0;
-	while (csv_next(&c))
+		return;
+	bcol = csv_col(&c, "buffer");
+	while (csv_next(&c)) {
+		const char *name = bcol >= 0 ? csv_field(&c, bcol) : DS_TRACE_MAIN;
+		int b = name ? ds_trace_buffer(name) : -1;
+
+		if (b < 0) {
+			ds_problem(r, "trace-loss.csv", "line %zu: unknown buffer '%s'", c.lineno,
+				   name ? name : "");
+			continue;
+		}
+		n = 0;
 		for (int k = 1; k < 3; k++)
 			if (csv_ll(&c, col[k], &v))
-				lost += v;
+				n += v;
+		l->lost[b] += n;
+		if (n > 0 && csv_ll(&c, col[0], &cpu) && cpu >= 0 && cpu < DS_TRACE_CPUS)
+			l->cpu[b][cpu] = true;
+	}
 	csv_close(&c);
-	return lost;
+}
+
+unsigned long long ds_trace_cut(const struct ds_trace_loss *l,
+				unsigned long long last[DS_NBUFS][DS_TRACE_CPUS], unsigned mask)
+{
+	unsigned long long cut = 0;
+	bool lost = false;
+
+	for (int b = 0; b < DS_NBUFS; b++) {
+		if (!(mask & (1u << b)) || !l->lost[b])
+			continue;
+		lost = true;
+		for (int cpu = 0; cpu < DS_TRACE_CPUS; cpu++)
+			if (l->cpu[b][cpu] && last[b][cpu] && (!cut || last[b][cpu] < cut))
+				cut = last[b][cpu];
+	}
+	return lost && !cut ? 1 : cut;
 }
 
 /*
@@ -332,7 +366,9 @@ void ds_read_trace(struct dataset *ds, size_t ri)
 {
 	struct ds_run *r = &ds->runs[ri];
 	char *path = ds_run_path(ds, r, "trace-cma.csv");
-	size_t first = ds->nallocs, rows = 0, next = 0, skipped = 0, unmatched = 0;
+	size_t first = ds->nallocs, rows = 0, next = 0, skipped = 0, unmatched = 0, late = 0;
+	unsigned long long retry_cut;
+	struct ds_trace_loss loss;
 	struct trace_ctx tc;
 	struct ds_kpairs *kp = &tc.pairs;
 	bool have;
@@ -354,11 +390,15 @@ void ds_read_trace(struct dataset *ds, size_t ri)
 	}
 	if (r->trace_problem)
 		ds_problem(r, "trace.dat", "%s", r->trace_problem);
-	r->trace_lost = trace_lost(ds, r);
+	ds_trace_loss(ds, r, &loss);
+	r->trace_lost = loss.lost[DS_BUF_MAIN];
+	r->detail_lost = loss.lost[DS_BUF_DETAIL];
 	if (r->trace_lost)
 		ds_problem(r, "trace-loss.csv", "the trace buffer lost %lld events: the run's "
 			   "kernel-side cells leave it out", r->trace_lost);
 	have = read_pairs(r, path, &tc);
+	/* busy retries after the detail buffer filled are unknown, not fewer */
+	retry_cut = ds_trace_cut(&loss, tc.last, 1u << DS_BUF_DETAIL);
 	free(path);
 	/* run could not read trace.dat at all: no kernel side, not a mismatch */
 	if (r->trace_problem && !kp->nk)
@@ -387,6 +427,10 @@ void ds_read_trace(struct dataset *ds, size_t ri)
 			DS_FLAG(a, "unpaired");
 			continue;
 		}
+		if (retry_cut && kp->k[k].ts_end > retry_cut) {
+			a->retries = DS_NONE;
+			late++;
+		}
 		a->kernel_ns = (long long)(kp->k[k].ts_end - kp->k[k].ts_start);
 		a->kts = kp->k[k].ts_start;
 		a->kpid = kp->k[k].pid;
@@ -396,6 +440,10 @@ void ds_read_trace(struct dataset *ds, size_t ri)
 	if (unmatched)
 		ds_problem(r, "trace-cma.csv", "%zu of %zu allocations in alloc.csv have no "
 			   "cma_alloc_start (truncated trace?)", unmatched, rows);
+	if (late)
+		ds_problem(r, "trace-loss.csv", "the detail buffer lost %lld events: the busy "
+			   "retries of the %zu requests that ended after %.3f s are unknown",
+			   r->detail_lost, late, retry_cut / 1e9);
 	if (have && skipped)
 		ds_problem(r, "trace-cma.csv", "%zu traced allocations not in alloc.csv", skipped);
 	ds_kpairs_free(kp);

@@ -34,7 +34,7 @@ static void lat_runs(const struct report_col *c, const char *tag, long long page
 	o->max = NAN;
 	for (size_t run = 0; run < c->ds->nruns; run++) {
 		struct dvec v = { 0 }, rt = { 0 };
-		size_t ok = 0, untraced = 0;
+		size_t ok = 0, untraced = 0, rt_unknown = 0;
 		struct summary s;
 
 		if (!col_run(c, run))
@@ -60,6 +60,8 @@ static void lat_runs(const struct report_col *c, const char *tag, long long page
 			ok += a->success;
 			if (a->retries != DS_NONE)
 				dv_add(&rt, (double)a->retries);
+			else
+				rt_unknown++;
 		}
 		/* A kernel-side cell rests on the same requests as its user-side twin,
 		 * or the run stays out of it. */
@@ -78,7 +80,9 @@ static void lat_runs(const struct report_col *c, const char *tag, long long page
 			o->failed += v.n - ok;
 			o->max = isnan(o->max) || s.max > o->max ? s.max : o->max;
 		}
-		if (rt.n)
+		/* a mean of the requests whose retries are known would leave out
+		 * the ones that filled the detail buffer: all, or the run stays out */
+		if (rt.n && !rt_unknown)
 			dv_add(&o->retries, dv_mean(&rt));
 		dv_free(&v);
 		dv_free(&rt);
