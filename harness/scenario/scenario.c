@@ -257,8 +257,10 @@ static const struct key_def keys[] = {
 	  .help = "time spent in an app before the next switch" },
 	{ "trace", K_TRACE, T_STRING, OFF(trace), .def = "cma", .form = "list",
 	  .help = "trace events (systems or `system:event`) that `trace-cmd` collects around the "
-		  "allocations into `trace.dat` (16 MiB per CPU; a full buffer drops and counts new "
-		  "events, see `trace-loss.csv`); systems the kernel lacks are skipped; empty: no "
+		  "allocations into `trace.dat` (16 MiB per CPU: 2 MiB for each request's start and "
+		  "finish, 14 MiB for busy retries and the attribution's events; a full buffer "
+		  "drops and counts new events, see `trace-loss.csv`); systems the kernel lacks "
+		  "are skipped; empty: no "
 		  "tracing. The data set reads the `cma` events only; `gcma` and `cleancache` "
 		  "events come by the thousand per second under a full cleancache and can fill the "
 		  "buffer: ask for them (`trace=cma,gcma,cleancache`) only for a look at single "
