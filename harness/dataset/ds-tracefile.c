@@ -36,10 +36,13 @@ int ds_tracefile_open(struct ds_tracefile *t, const char *path)
 	return 0;
 }
 
-static int one(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
+/* cpu counts the CPUs of every handle in turn: the record's own is rec->cpu */
+static int one(struct tracecmd_input *h, struct tep_record *rec, int all_cpu, void *arg)
 {
 	struct iter *it = arg;
-	int b = h == it->t->h[DS_BUF_MAIN] ? DS_BUF_MAIN : DS_BUF_DETAIL;
+	int b = h == it->t->h[DS_BUF_MAIN] ? DS_BUF_MAIN : DS_BUF_DETAIL, cpu = rec->cpu;
+
+	(void)all_cpu;
 
 	if (cpu >= 0 && cpu < DS_TRACE_CPUS && rec->ts > it->t->last[b][cpu])
 		it->t->last[b][cpu] = rec->ts;
