@@ -12,6 +12,7 @@
 #include "run/calibrate.h"
 #include "run/jobs.h"
 #include "run/overall.h"
+#include "run/resume.h"
 #include "run/runner.h"
 #include "run/submit.h"
 
@@ -25,7 +26,7 @@ struct run_opts {
 	const char *results, *accel;
 	double kvm_probe;
 	long jobs, calib_rounds;
-	bool slurm, no_wait, recalibrate;
+	bool slurm, no_wait, recalibrate, resume;
 	struct strlist sbatch;
 };
 
@@ -67,6 +68,9 @@ static const struct opt run_opts_table[] = {
 	OPT_CALL('j', "jobs", offsetof(struct run_opts, jobs), "N",
 		 "up to N VMs at once, each pinned to host cores of its own (default 1: runs "
 		 "alone measure cleanest)", check_jobs),
+	OPT_FLAG(0, "resume", offsetof(struct run_opts, resume),
+		 "skip a scenario whose complete results are already in the results root, made "
+		 "from the same plan, kernels, image and harness (an interrupted run goes on)"),
 	OPT_GROUP("disk-scale=cpu"),
 	OPT_FLAG(0, "recalibrate", offsetof(struct run_opts, recalibrate),
 		 "measure the guest's copy slow-down again, replacing the one the cache kept"),
@@ -91,6 +95,15 @@ const struct cmd_usage run_usage = {
 	"each, and writes each one's report.",
 	run_opts_table,
 };
+
+static size_t scenario_runs(const struct plan *plan, const struct scenario *scn)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n; i++)
+		n += plan->runs[i].scn == scn;
+	return n;
+}
 
 /* Only a complete run says how long runs take (as for the history): one that
  * did not boot, or was cut short, would skew what is left. */
@@ -189,7 +202,7 @@ static size_t run_pool(struct run_ctx *ctx, const struct selection *sel,
  * started are absent.
  */
 static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_t si,
-			 const char *stamp, size_t *done, struct run_tally *tally)
+			 const char *stamp, const char *key, size_t *done, struct run_tally *tally)
 {
 	const struct scenario *scn = &sel->scns[si];
 	json_object *top, *runs;
@@ -199,6 +212,7 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
 	if (runner_stage(ctx, scn, stamp))
 		return -1;
 	top = runner_top(ctx, stamp);
+	json_object_object_add(top, "plan_key", json_object_new_string(key));
 	runs = json_object_new_array();
 	if (ctx->jobs > 1 && scenario_parallel(scn))
 		nfail = run_pool(ctx, sel, scn, runs, done);
@@ -300,7 +314,19 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	}
 	rc = 0;
 	for (size_t i = 0; i < selp->nscns && !interrupted(); i++) {
-		long failed = run_scenario(&ctx, selp, i, stamp, &done, &tally);
+		char key[65], *have;
+		long failed;
+
+		resume_key(&ctx, &selp->plan, &selp->scns[i], key);
+		if (o.resume && (have = resume_find(ctx.results_root, selp->scns[i].name, key))) {
+			printf("[resume] %s: complete in %s, not run again\n", selp->scns[i].name,
+			       have);
+			sb_addf(&summary, "%s: kept from %s\n", selp->scns[i].name, have);
+			done += scenario_runs(&selp->plan, &selp->scns[i]);
+			free(have);
+			continue;
+		}
+		failed = run_scenario(&ctx, selp, i, stamp, key, &done, &tally);
 
 		/* A run that did not complete is a fault of the harness or the guest
 		 * (panic, hang, a missing tool); failed and timed-out allocations

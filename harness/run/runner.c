@@ -8,6 +8,7 @@
 #include "config.h"
 #include "run/runner.h"
 #include "kbuild/image.h"
+#include "lib/hash.h"
 #include "lib/history.h"
 #include "lib/json.h"
 #include "lib/signals.h"
@@ -37,6 +38,16 @@ static struct kernel *kernel_for(struct run_ctx *ctx, const struct run_spec *s, 
 		}
 	*ok = 0;
 	return NULL;
+}
+
+void runner_hash_boot(struct run_ctx *ctx, const struct run *r, struct hash *h)
+{
+	unsigned int ai = arch_index(r->spec->arch);
+	int ok;
+	struct kernel *k = kernel_for(ctx, r->spec, &ok);
+
+	hash_str(h, ok ? k->key : "no kernel");
+	hash_str(h, ctx->images[ai] ? ctx->images[ai] : "no image");
 }
 
 static bool plan_uses_arch(const struct plan *plan, const struct cmb_arch *a)

@@ -85,6 +85,9 @@ struct run_ctx {
 
 
 /* Every arch of the plan has its tools (else says what to install): 0, or -1. */
+struct hash;
+/* Adds to h what run r boots: its kernel's build key and the root image. */
+void runner_hash_boot(struct run_ctx *ctx, const struct run *r, struct hash *h);
 int runner_check_arches(const struct run_ctx *ctx, const struct plan *plan);
 /* Looks up the kernels the plan needs, for each arch it uses, building
  * none and printing nothing (kernel_ok, kernel_todo). */
