@@ -2,14 +2,16 @@
 # VM test: a one-repetition, tiny latency-sweep (none, cma, gcma; three
 # sizes, one request each, a smaller fio file) on the gcma kernel. Checks
 # that each set-up kept its own results (per-request CSV, the background's
-# fio JSON and perf counts, background states, samples) and that the
-# report puts cma and gcma side by side. Prints TAP.
+# fio JSON and perf counts, background states, samples), that the trace's
+# two buffers and the attribution came back (trace=cma,attribution), and
+# that the report puts cma and gcma side by side. Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
 . "$(dirname "$0")/../tap.sh"
 
 vm_test
 "$CMABENCH" run --results "$res" --set repeat=1 --set alloc-count=1 \
-	--set alloc-pages=1,512,4096 --set fio-size=256M --set warmup=2s latency-sweep
+	--set alloc-pages=1,512,4096 --set fio-size=256M --set warmup=2s \
+	--set trace=cma,attribution latency-sweep
 rc=$?
 dir=$(ls -d "$res"/latency-sweep-* 2>/dev/null | head -n 1)
 check "cmabench run latency-sweep succeeded (exit $rc)" [ "$rc" -eq 0 ]
@@ -33,7 +35,13 @@ for s in cma gcma; do
 	check "$s: one successful request per size (got: $sizes)" [ "$sizes" = "1 512 4096 " ]
 	check "$s: the trace's text copy has the three allocations" \
 		sh -c "[ \$(grep -c ',finish,' '$run/trace-cma.csv') -eq 3 ]"
+	check "$s: both trace buffers were kept and counted" \
+		sh -c "grep -q ',cpuend,main,' '$run/trace-cma.csv' &&
+			grep -q '^main,' '$run/trace-loss.csv' && grep -q '^detail,' '$run/trace-loss.csv'"
+	check "$s: the attribution's events came back" grep -q ',test,\|,gfinish,' "$run/trace-attr.csv"
 done
+check "the data set attributes each of the six requests" \
+	sh -c "[ \$(grep -c '^c\\|^g' '$dir/data/attribution.csv') -eq 6 ]"
 check "none: no allocation was planned" [ ! -e "$dir/runs/none-r1/alloc.csv" ]
 "$CMABENCH" report --quiet "$dir" > /dev/null 2>&1
 check "the report puts cma and gcma side by side" \
