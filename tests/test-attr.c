@@ -273,26 +273,40 @@ static void test_export(void **state)
 }
 
 /*
+ * The fixture copied into *dir, edited by the shell command edit (run in
+ * the copy's cma-r1) and loaded into ds; returns cma-r1's attributed
+ * requests.
+ */
+static size_t load_edited(const char *edit, char **dir, struct dataset *ds)
+{
+	char *cmd;
+	size_t n = 0;
+
+	*dir = tmp_copy();
+	cmd = xasprintf("cd %s/runs/cma-r1 && %s", *dir, edit);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	load(ds, *dir);
+	for (size_t i = 0; i < ds->nattrs; i++)
+		n += !strcmp(ds->runs[ds->allocs[ds->attrs[i].alloc].run].name, "cma-r1");
+	return n;
+}
+
+/*
  * A buffer that filled at 23.5 s (the CPU's last event moved there): the
  * four requests that ended before (the first 32700-page one at 23.378 s)
  * are attributed, the two after are not.
  */
 static void test_loss_cut(void **state)
 {
-	char *dir = tmp_copy(), *cmd;
 	struct dataset ds;
-	size_t n = 0;
+	char *dir;
 
 	(void)state;
-	cmd = xasprintf("cd %s/runs/cma-r1 && printf 'cpu,overrun,dropped\\n0,0,5\\n' > "
-			"trace-loss.csv && sed -i 's/^[0-9]*,-1,cpuend,0,0$/23500000000,-1,cpuend,0,0/' "
-			"trace-attr.csv && grep -q '^23500000000,-1,cpuend' trace-attr.csv", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	load(&ds, dir);
-	for (size_t i = 0; i < ds.nattrs; i++)
-		n += !strcmp(ds.runs[ds.allocs[ds.attrs[i].alloc].run].name, "cma-r1");
-	assert_int_equal(n, 4);
+	assert_int_equal(load_edited("printf 'cpu,overrun,dropped\\n0,0,5\\n' > "
+				     "trace-loss.csv && sed -i 's/^[0-9]*,-1,cpuend,0,0$/"
+				     "23500000000,-1,cpuend,0,0/' trace-attr.csv && "
+				     "grep -q '^23500000000,-1,cpuend' trace-attr.csv", &dir, &ds), 4);
 	assert_non_null(find(&ds, "cma-r1", 3));
 	assert_null(find(&ds, "cma-r1", 4));
 	dataset_free(&ds);
@@ -318,18 +332,16 @@ static const struct ds_alloc *find_alloc(const struct dataset *ds, const char *r
  */
 static void test_detail_loss(void **state)
 {
-	char *dir = tmp_copy(), *cmd;
 	struct dataset ds;
-	size_t n = 0;
+	char *dir;
 
 	(void)state;
-	cmd = xasprintf("cd %s/runs/cma-r1 && printf 'buffer,cpu,overrun,dropped\\nmain,0,0,0\\n"
-			"detail,0,0,5\\n' > trace-loss.csv && echo 23500000000,-1,cpuend,detail,0 "
-			">> trace-cma.csv && sed -i 's/^[0-9]*,-1,cpuend,0,0$/23500000000,-1,cpuend,0,1/' "
-			"trace-attr.csv && grep -q '^23500000000,-1,cpuend,0,1' trace-attr.csv", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	load(&ds, dir);
+	assert_int_equal(load_edited("printf 'buffer,cpu,overrun,dropped\\nmain,0,0,0"
+				     "\\ndetail,0,0,5\\n' > trace-loss.csv && "
+				     "echo 23500000000,-1,cpuend,detail,0 >> trace-cma.csv && "
+				     "sed -i 's/^[0-9]*,-1,cpuend,0,0$/23500000000,-1,cpuend,0,1/' "
+				     "trace-attr.csv && grep -q '^23500000000,-1,cpuend,0,1' "
+				     "trace-attr.csv", &dir, &ds), 4);
 	assert_int_equal(ds.runs[0].trace_lost, 0);
 	assert_int_equal(ds.runs[0].detail_lost, 5);
 	for (long long seq = 0; seq < 6; seq++)
@@ -337,9 +349,6 @@ static void test_detail_loss(void **state)
 	assert_int_equal(find_alloc(&ds, "cma-r1", 3)->retries, 69);
 	assert_int_equal(find_alloc(&ds, "cma-r1", 4)->retries, DS_NONE);
 	assert_int_equal(find_alloc(&ds, "cma-r1", 5)->retries, DS_NONE);
-	for (size_t i = 0; i < ds.nattrs; i++)
-		n += !strcmp(ds.runs[ds.allocs[ds.attrs[i].alloc].run].name, "cma-r1");
-	assert_int_equal(n, 4);
 	dataset_free(&ds);
 	rm_copy(dir);
 }
