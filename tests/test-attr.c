@@ -26,8 +26,8 @@ static const char fixture[] = TEST_DATA "/results/attr-fixture";
 
 /*
  * libtraceevent 1.7 leaks a 2-byte strdup while it parses some event
- * formats of this trace.dat (sched and compaction ones; the cma-only
- * trace of test-dataset does not meet it): the library's, not ours.
+ * formats of this trace.dat (sched and compaction ones; test-dataset's
+ * two-buffer trace meets it too): the library's, not ours.
  */
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
