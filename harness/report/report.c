@@ -395,42 +395,27 @@ static void phase_table(struct tables *ts, const struct report_col *cols, size_t
 	tables_drop_empty(ts);
 }
 
-/*
- * alloc-refill: how long the requests' bursts waited for the area to be
- * back at its fill (median and longest, ms); no row where none waited.
- */
-static void refill_row(struct table *t, const struct report_col *cols, size_t ncols,
-		       long long pages)
+/* alloc-refill: how long a request's burst waited for the area to be back
+ * at its fill (ms), NAN without alloc-refill. */
+static double refill_ms(const struct ds_alloc *a)
 {
-	struct trow *row = NULL;
-
-	for (size_t c = 0; c < ncols; c++) {
-		struct dvec v = { 0 };
-
-		for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
-			const struct ds_alloc *a = &cols[c].ds->allocs[i];
-
-			if (a->pages == pages && !a->tag[0] && a->refill_wait_ns != DS_NONE &&
-			    col_run(&cols[c], a->run))
-				dv_add(&v, a->refill_wait_ns / 1e6);
-		}
-		if (v.n) {
-			double lo, hi;
-
-			if (!row) {
-				table_text(t, "refill wait before the request: p50 / max (ms)");
-				row = &t->rows[t->nrows - 1];
-			}
-			dv_range(&v, &lo, &hi);
-			table_set(row, c, xasprintf("%.0f / %.0f", dv_median(&v), hi));
-		}
-		dv_free(&v);
-	}
+	return a->refill_wait_ns == DS_NONE ? NAN : a->refill_wait_ns / 1e6;
 }
 
-/* The occupancy the requests met: median and range over every run's requests. */
-static void occupancy_median_row(struct table *t, const struct report_col *cols, size_t ncols,
-				 long long pages)
+/* The occupancy a request met (NAN: unknown). */
+static double occupancy_met(const struct ds_alloc *a)
+{
+	return a->occupancy;
+}
+
+/*
+ * A row of value over each column's requests of a size, pooled over its
+ * runs: "p50 / max" (as integers) or, with_min, "p50 (min-max)" (one
+ * decimal); no row where no request has a value.
+ */
+static void pooled_row(struct table *t, const struct report_col *cols, size_t ncols,
+		       long long pages, const char *label, double (*value)(const struct ds_alloc *),
+		       bool with_min)
 {
 	struct trow *row = NULL;
 
@@ -440,19 +425,20 @@ static void occupancy_median_row(struct table *t, const struct report_col *cols,
 		for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
 			const struct ds_alloc *a = &cols[c].ds->allocs[i];
 
-			if (a->pages == pages && !a->tag[0] && !isnan(a->occupancy) &&
+			if (a->pages == pages && !a->tag[0] && !isnan(value(a)) &&
 			    col_run(&cols[c], a->run))
-				dv_add(&v, a->occupancy);
+				dv_add(&v, value(a));
 		}
 		if (v.n) {
 			double lo, hi;
 
 			if (!row) {
-				table_text(t, "occupancy met: p50 (min-max) %");
+				table_text(t, label);
 				row = &t->rows[t->nrows - 1];
 			}
 			dv_range(&v, &lo, &hi);
-			table_set(row, c, xasprintf("%.1f (%.1f-%.1f)", dv_median(&v), lo, hi));
+			table_set(row, c, with_min ? xasprintf("%.1f (%.1f-%.1f)", dv_median(&v), lo, hi)
+						   : xasprintf("%.0f / %.0f", dv_median(&v), hi));
 		}
 		dv_free(&v);
 	}
@@ -522,8 +508,9 @@ static void occupancy_table(struct tables *ts, const struct report_col *cols, si
 			dv_free(&v);
 		}
 	}
-	occupancy_median_row(t, cols, ncols, pages);
-	refill_row(t, cols, ncols, pages);
+	pooled_row(t, cols, ncols, pages, "occupancy met: p50 (min-max) %", occupancy_met, true);
+	pooled_row(t, cols, ncols, pages, "refill wait before the request: p50 / max (ms)",
+		   refill_ms, false);
 	if (!any)
 		tables_drop_all_rows(t);
 	tables_drop_empty(ts);

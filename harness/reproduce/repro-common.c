@@ -345,8 +345,10 @@ static double per_request(const struct pick *k, void *arg)
 	}
 	if (!n)
 		return NAN;
+	/* all or none: the known ones alone would leave out the requests after
+	 * a detail buffer filled, the ones that retried most */
 	if (!strcmp(what, "retries"))
-		return traced ? sum / traced : NAN;
+		return traced == n ? sum / n : NAN;
 	return ds_counter_delta(ds, k->run, "vmstat", what, &d, NULL) ? (double)d / n : NAN;
 }
 
