@@ -723,7 +723,8 @@ static void test_script_outputs(void **state)
  * and is named; the occupancy of each request is read and banded, and a
  * request that began below the fill is counted and left out; the
  * events a trace buffer lost are a problem of the run, and keep it out of
- * the kernel-side cells.
+ * the kernel-side cells; the fill's keeper is shown with its rate and
+ * whether it ran during the requests.
  */
 static void test_fill(void **state)
 {
@@ -744,6 +745,9 @@ static void test_fill(void **state)
 	sb_init(&txt);
 	report_dataset(&ds, NULL, &txt, NULL);
 	assert_non_null(strstr(txt.buf, "fill 90%: 92.2% in 2.9 s (1/2 runs)"));
+	/* the keeper's load, and that it read on during the requests (no alloc-refill) */
+	assert_non_null(strstr(txt.buf, "kept by reading 6000 MiB (300 MiB/s), reading 95% of the "
+				"time, also during the requests"));
 	assert_non_null(strstr(txt.buf, "cma-r2 (not-filled: 63.5% of 90%)"));
 	/* only cma-r1's ten requests count */
 	assert_non_null(strstr(txt.buf, "1: 5"));

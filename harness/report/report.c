@@ -723,6 +723,16 @@ static void disk_divisors(const struct dataset *ds, struct strbuf *txt, struct s
 	sl_free(&seen);
 }
 
+/* alloc-refill stopped the run's keeper during its bursts: its requests
+ * carry the wait (refill_wait_ns). */
+static bool keeper_paused(const struct dataset *ds, size_t run)
+{
+	for (size_t i = 0; i < ds->nallocs; i++)
+		if (ds->allocs[i].run == run && ds->allocs[i].refill_wait_ns != DS_NONE)
+			return true;
+	return false;
+}
+
 /*
  * What a section's area held when its allocations began: "idle" without a
  * fill; else the target, the occupancy reached (median of the runs that
@@ -731,7 +741,8 @@ static void disk_divisors(const struct dataset *ds, struct strbuf *txt, struct s
 static char *fill_summary(const struct dataset *ds, const char *section)
 {
 	struct dvec reached = { 0 }, secs = { 0 }, anon = { 0 }, kread = { 0 }, kbusy = { 0 };
-	size_t filled = 0, planned = 0, loads = 0;
+	struct dvec krate = { 0 };
+	size_t filled = 0, planned = 0, loads = 0, paused = 0;
 	double target = NAN;
 	char *s;
 
@@ -752,7 +763,9 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 			dv_add(&anon, r->fill_anon_mb);
 		if (!isnan(r->keep_read_mb) && r->keep_seconds > 0) {
 			dv_add(&kread, r->keep_read_mb);
+			dv_add(&krate, r->keep_read_mb / r->keep_seconds);
 			dv_add(&kbusy, 100 * r->keep_reading_seconds / r->keep_seconds);
+			paused += keeper_paused(ds, i);
 		}
 	}
 	if (!planned)
@@ -772,11 +785,18 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 		free(s);
 		s = t;
 	}
-	/* The keeper's load beside the measured work. */
+	/* The keeper's load beside the measured work, and whether it ran inside
+	 * the requests' timed window (without alloc-refill it does). */
 	if (kread.n) {
-		char *t = xasprintf("%s; kept by reading %.0f MiB, reading %.0f%% of the time", s,
-				    dv_median(&kread), dv_median(&kbusy));
+		char *where = paused == kread.n ? xstrdup("stopped during each burst")
+			      : !paused ? xstrdup("also during the requests")
+			      : xasprintf("stopped during the bursts of %zu of %zu runs", paused,
+					  kread.n);
+		char *t = xasprintf("%s; kept by reading %.0f MiB (%.0f MiB/s), reading %.0f%% of "
+				    "the time, %s", s, dv_median(&kread), dv_median(&krate),
+				    dv_median(&kbusy), where);
 
+		free(where);
 		free(s);
 		s = t;
 	}
@@ -784,6 +804,7 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 	dv_free(&secs);
 	dv_free(&anon);
 	dv_free(&kread);
+	dv_free(&krate);
 	dv_free(&kbusy);
 	return s;
 }
