@@ -50,7 +50,8 @@ static void test_key(void **state)
 {
 	struct cmb_env env;
 	struct scenario a = { .name = "a" }, b = { .name = "b" };
-	struct run_spec spec = { .arch = &cmb_arches[0], .kernel = "no-such-variant" };
+	struct run_spec spec = { .arch = &cmb_arches[0], .kernel = "no-such-variant",
+				 .disk = "host" };
 	struct run runs[2] = {
 		{ .scn = &a, .spec = &spec, .name = "cma-r1", .steps = "alloc 1024\n",
 		  .cmdline = "console=ttyS0" },
@@ -59,7 +60,7 @@ static void test_key(void **state)
 	};
 	struct plan plan = { runs, 2 };
 	struct run_ctx ctx = { .env = &env, .accel = "tcg" };
-	char ka[65], ka2[65], kb[65], kc[65];
+	char ka[65], ka2[65], kb[65], kc[65], kd[65], ke[65], kf[65];
 
 	(void)state;
 	env_init(&env);
@@ -72,6 +73,20 @@ static void test_key(void **state)
 	ctx.accel = "kvm";
 	resume_key(&ctx, &plan, &a, kc);
 	assert_string_not_equal(ka, kc);
+	/* disk-scale=cpu: the eMMC's throttle follows this host's slow-down */
+	spec.disk = "emmc";
+	ctx.copy_slowdown[0] = 5;
+	resume_key(&ctx, &plan, &a, kd);
+	assert_string_not_equal(kc, kd);
+	ctx.copy_slowdown[0] = 6;
+	resume_key(&ctx, &plan, &a, ke);
+	assert_string_not_equal(kd, ke);
+	/* a scenario's own disk-scale: the host's slow-down does not matter */
+	spec.disk_scale = 4;
+	resume_key(&ctx, &plan, &a, kf);
+	ctx.copy_slowdown[0] = 5;
+	resume_key(&ctx, &plan, &a, kd);
+	assert_string_equal(kd, kf);
 }
 
 int main(void)

@@ -48,6 +48,15 @@ void runner_hash_boot(struct run_ctx *ctx, const struct run *r, struct hash *h)
 
 	hash_str(h, ok ? k->key : "no kernel");
 	hash_str(h, ctx->images[ai] ? ctx->images[ai] : "no image");
+	/* disk-scale=cpu: another host's (or a recalibrated) slow-down is another disk */
+	if (strcmp(r->spec->disk, "host")) {
+		const struct run_spec *s = r->spec;
+		char *opts = disk_qemu_opts(disk_find(s->disk), s->disk_scale > 0 ? s->disk_scale
+										  : ctx->copy_slowdown[ai]);
+
+		hash_str(h, opts);
+		free(opts);
+	}
 }
 
 static bool plan_uses_arch(const struct plan *plan, const struct cmb_arch *a)
