@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/util.h"
 #include "run/hangdump.h"
@@ -90,6 +91,54 @@ static void names(void **state)
 	free(path);
 }
 
+/* sample i of vCPU 0 at pc */
+static void at(struct hang_samples *s, size_t i, uint64_t pc, bool halted)
+{
+	s->regs[i][0] = (struct vcpu_regs){ .pc = pc, .sp = 0xffffc90000443d10ull, .halted = halted };
+	s->ncpu[i] = 1;
+	s->n = i + 1 > s->n ? i + 1 : s->n;
+}
+
+static void summary(void **state)
+{
+	char *path = xasprintf("%s/hangdump/System.map", TEST_DATA);
+	struct hang_samples *s = xcalloc(1, sizeof(*s));
+	struct ksyms k;
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(ksyms_load(&k, path), 0);
+	/* a slow guest caught in user space at the last sample: named by the other four */
+	for (size_t i = 0; i < 4; i++)
+		at(s, i, 0xffffffff81470833ull - i, true);
+	at(s, 4, 0x00007f1234567890ull, false);
+	hangdump_summary(&k, s, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu0 pv_native_safe_halt (halted) in 4/5 samples");
+	/* a tie goes to the later function */
+	at(s, 0, 0xffffffff81471a10ull, false);
+	at(s, 1, 0xffffffff8108e490ull, false);
+	at(s, 2, 0xffffffff81471a20ull, false);
+	at(s, 3, 0xffffffff8108e484ull, false);
+	hangdump_summary(&k, s, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu0 do_idle in 2/5 samples");
+	/* in user space at every sample: said so */
+	for (size_t i = 0; i < 5; i++)
+		at(s, i, 0x400000ull + i, false);
+	hangdump_summary(&k, s, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu0 (not kernel text) in 5/5 samples");
+	/* two vCPUs, fewer samples */
+	memset(s, 0, sizeof(*s));
+	at(s, 0, 0xffffffff814718c4ull, false);
+	s->regs[0][1] = (struct vcpu_regs){ .pc = 0xffffffff81470833ull, .halted = true };
+	s->ncpu[0] = 2;
+	hangdump_summary(&k, s, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu0 default_idle in 1/1 samples, "
+				 "cpu1 pv_native_safe_halt (halted) in 1/1 samples");
+	ksyms_free(&k);
+	free(s);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -97,6 +146,7 @@ int main(void)
 		cmocka_unit_test(arm64_registers),
 		cmocka_unit_test(no_registers),
 		cmocka_unit_test(names),
+		cmocka_unit_test(summary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#define SAMPLES 5
 #define SAMPLE_MS 200
-#define MAX_CPUS 64
 #define STACK_WORDS 128
+#define PAUSE_TRIES 10
+#define PAUSE_GAP_MS 20
 
 static int by_addr(const void *a, const void *b)
 {
@@ -168,83 +168,149 @@ static void stack_words(struct qmp *q, const struct ksyms *k, int cpu, uint64_t 
 	free(text);
 }
 
+void hangdump_summary(const struct ksyms *k, const struct hang_samples *s, char *buf,
+		      size_t len)
+{
+	struct strbuf sum = { 0 };
+	char name[256], f[256], g[256];
+
+	buf[0] = '\0';
+	if (!s->n)
+		return;
+	for (size_t c = 0; c < s->ncpu[s->n - 1]; c++) {
+		size_t best = s->n - 1;
+		int most = 0;
+
+		for (size_t i = 0; i < s->n; i++) {
+			int same = 0;
+
+			if (c >= s->ncpu[i])
+				continue;
+			ksyms_name(k, s->regs[i][c].pc, name, sizeof(name));
+			func_of(name, f, sizeof(f));
+			for (size_t j = 0; j < s->n; j++) {
+				if (c >= s->ncpu[j])
+					continue;
+				ksyms_name(k, s->regs[j][c].pc, name, sizeof(name));
+				func_of(name, g, sizeof(g));
+				same += !strcmp(f, g);
+			}
+			if (same >= most) {
+				most = same;
+				best = i;
+			}
+		}
+		ksyms_name(k, s->regs[best][c].pc, name, sizeof(name));
+		func_of(name, f, sizeof(f));
+		sb_addf(&sum, "%scpu%zu %s%s in %d/%zu samples", c ? ", " : "", c, f,
+			s->regs[best][c].halted ? " (halted)" : "", most, s->n);
+	}
+	snprintf(buf, len, "%s", sum.buf ? sum.buf : "");
+	sb_free(&sum);
+}
+
+/*
+ * Stops the guest at a moment all its vCPUs are in kernel text (one in user
+ * space has its task's user stack at SP), at most PAUSE_TRIES times, and
+ * leaves it stopped; the registers of that pause (caller frees), NULL when
+ * QEMU did not answer.
+ */
+static char *pause_in_kernel(struct qmp *q, const struct ksyms *k, struct vcpu_regs *v,
+			     size_t *nv, int *tries)
+{
+	char name[256];
+
+	for (*tries = 1;; ++*tries) {
+		char *ack = qmp_hmp(q, "stop", -1);
+		char *text = ack ? qmp_hmp(q, "info registers -a", -1) : NULL;
+		size_t in = 0;
+
+		free(ack);
+		if (!text)
+			return NULL;
+		*nv = hangdump_parse_regs(text, v, HANG_MAX_CPUS);
+		for (size_t c = 0; c < *nv; c++)
+			in += ksyms_name(k, v[c].pc, name, sizeof(name));
+		if (in == *nv || *tries == PAUSE_TRIES || !k->n)
+			return text;
+		free(text);
+		free(qmp_hmp(q, "cont", -1));
+		sleep_ms(PAUSE_GAP_MS);
+	}
+}
+
 int hangdump_write(const char *qmp_sock, const char *sysmap, const char *out_path,
 		   char *summary, size_t len)
 {
 	struct qmp *q = qmp_open(qmp_sock, 3.0);
 	struct ksyms k;
-	struct vcpu_regs regs[SAMPLES][MAX_CPUS];
-	size_t ncpu[SAMPLES] = { 0 }, ns = 0;
-	struct strbuf out = { 0 }, sum = { 0 };
-	char *last = NULL, name[256];
-	int rc;
+	struct hang_samples *s;
+	struct vcpu_regs now[HANG_MAX_CPUS];
+	size_t nnow = 0;
+	struct strbuf out = { 0 };
+	char *paused, name[256];
+	int tries = 0, rc = -1;
 
 	summary[0] = '\0';
 	if (!q) {
 		snprintf(summary, len, "QEMU's monitor did not answer (%s)", strerror(errno));
 		return -1;
 	}
+	s = xcalloc(1, sizeof(*s));
 	if (ksyms_load(&k, sysmap))
 		memset(&k, 0, sizeof(k));
 	sb_addf(&out, "# Where the guest's vCPUs were when its VM timeout fired, read through\n"
 		"# QMP before the kill: %d samples %d ms apart of each program counter,\n"
-		"# named from %s.\n", SAMPLES, SAMPLE_MS, k.n ? sysmap : "(no System.map)");
-	for (ns = 0; ns < SAMPLES; ns++) {
+		"# named from %s.\n", HANG_SAMPLES, SAMPLE_MS, k.n ? sysmap : "(no System.map)");
+	for (s->n = 0; s->n < HANG_SAMPLES; s->n++) {
 		char *text = qmp_hmp(q, "info registers -a", -1);
+		size_t i = s->n;
 
 		if (!text)
 			break;
-		ncpu[ns] = hangdump_parse_regs(text, regs[ns], MAX_CPUS);
-		sb_addf(&out, "sample %zu:", ns + 1);
-		for (size_t c = 0; c < ncpu[ns]; c++) {
-			ksyms_name(&k, regs[ns][c].pc, name, sizeof(name));
+		s->ncpu[i] = hangdump_parse_regs(text, s->regs[i], HANG_MAX_CPUS);
+		free(text);
+		sb_addf(&out, "sample %zu:", i + 1);
+		for (size_t c = 0; c < s->ncpu[i]; c++) {
+			ksyms_name(&k, s->regs[i][c].pc, name, sizeof(name));
 			sb_addf(&out, "  cpu%zu %s%s", c, name[0] ? name : "(not kernel text)",
-				regs[ns][c].halted ? " (halted)" : "");
+				s->regs[i][c].halted ? " (halted)" : "");
 		}
 		sb_add(&out, "\n");
-		free(last);
-		last = text;
-		if (ns + 1 < SAMPLES)
+		if (i + 1 < HANG_SAMPLES)
 			sleep_ms(SAMPLE_MS);
 	}
-	if (!ns) {
+	if (!s->n) {
 		snprintf(summary, len, "QEMU's monitor gave no registers");
-		rc = -1;
 		goto done;
 	}
-	/* Per vCPU: the function of the last sample and in how many samples it was. */
-	for (size_t c = 0; c < ncpu[ns - 1]; c++) {
-		char f[256], g[256];
-		int same = 0;
+	hangdump_summary(&k, s, summary, len);
+	sb_addf(&out, "# summary: %s\n", summary);
+	paused = pause_in_kernel(q, &k, now, &nnow, &tries);
+	if (!paused) {
+		sb_add(&out, "# (QEMU did not answer stop and info registers: no stacks)\n");
+	} else {
+		sb_addf(&out, "# Kernel text words on each vCPU's stack, lowest address first (an\n"
+			"# unreliable backtrace, like the kernel's \"?\" frames), read with the\n"
+			"# guest stopped at try %d of at most %d to find its vCPUs in kernel text:\n",
+			tries, PAUSE_TRIES);
+		for (size_t c = 0; c < nnow; c++) {
+			bool in = ksyms_name(&k, now[c].pc, name, sizeof(name));
 
-		ksyms_name(&k, regs[ns - 1][c].pc, name, sizeof(name));
-		func_of(name, f, sizeof(f));
-		for (size_t s = 0; s < ns; s++) {
-			if (c >= ncpu[s])
-				continue;
-			ksyms_name(&k, regs[s][c].pc, name, sizeof(name));
-			func_of(name, g, sizeof(g));
-			same += !strcmp(f, g);
+			sb_addf(&out, "cpu%zu at %s (sp %016" PRIx64 "):\n", c,
+				in ? name : "(not kernel text)", now[c].sp);
+			if (k.n && now[c].sp)
+				stack_words(q, &k, (int)c, now[c].sp, &out);
 		}
-		sb_addf(&sum, "%scpu%zu %s%s in %d/%zu samples", c ? ", " : "", c, f,
-			regs[ns - 1][c].halted ? " (halted)" : "", same, ns);
+		sb_addf(&out, "# info registers -a with the guest stopped:\n%s", paused);
+		free(paused);
+		free(qmp_hmp(q, "cont", -1));
 	}
-	sb_addf(&out, "# summary: %s\n", sum.buf ? sum.buf : "");
-	sb_add(&out, "# Kernel text words on each vCPU's stack at the last sample, lowest\n"
-		"# address first (an unreliable backtrace, like the kernel's \"?\" frames):\n");
-	for (size_t c = 0; c < ncpu[ns - 1]; c++) {
-		sb_addf(&out, "cpu%zu (sp %016" PRIx64 "):\n", c, regs[ns - 1][c].sp);
-		if (k.n && regs[ns - 1][c].sp)
-			stack_words(q, &k, (int)c, regs[ns - 1][c].sp, &out);
-	}
-	sb_addf(&out, "# info registers -a at the last sample:\n%s", last);
-	snprintf(summary, len, "%s", sum.buf ? sum.buf : "");
 	rc = write_file(out_path, out.buf, out.len);
 done:
-	free(last);
 	sb_free(&out);
-	sb_free(&sum);
 	ksyms_free(&k);
+	free(s);
 	qmp_close(q);
 	return rc;
 }

@@ -1,8 +1,9 @@
 /*
  * Where a hung guest was: before a timed-out VM is killed, its vCPUs'
- * program counters are sampled a few times through QMP and the stack words
- * above each stack pointer read, and kernel text addresses are named from
- * the kernel's System.map. A vCPU that stays in one function spins (with
+ * program counters are sampled a few times through QMP, then the guest is
+ * paused while they are in kernel text and the stack words above each stack
+ * pointer read; kernel text addresses are named from the kernel's
+ * System.map. A vCPU that stays in one function spins (with
  * CONFIG_PREEMPT_NONE and one vCPU nothing else runs, and no watchdog of
  * ours prints); one halted in the idle loop waits for a task that never
  * wakes.
@@ -35,6 +36,25 @@ struct vcpu_regs {
 
 /* The vCPUs of QEMU's "info registers -a" text (x86_64 RIP/RSP, arm64 PC/SP). */
 size_t hangdump_parse_regs(const char *text, struct vcpu_regs *v, size_t max);
+
+#define HANG_SAMPLES 5
+#define HANG_MAX_CPUS 64
+
+/* The vCPUs' registers at each of n samples. */
+struct hang_samples {
+	struct vcpu_regs regs[HANG_SAMPLES][HANG_MAX_CPUS];
+	size_t ncpu[HANG_SAMPLES];
+	size_t n;
+};
+
+/*
+ * One line: per vCPU, the function most samples found it in (on a tie, the
+ * later one) and in how many, e.g. "cpu0 default_idle (halted) in 4/5
+ * samples". A guest that is slow rather than hung is caught in user space
+ * at some samples; where it spent the others is what names it.
+ */
+void hangdump_summary(const struct ksyms *k, const struct hang_samples *s, char *buf,
+		      size_t len);
 
 /*
  * Writes out_path (where each vCPU was, its stack's text words, the raw
