@@ -40,6 +40,12 @@ static struct kernel *kernel_for(struct run_ctx *ctx, const struct run_spec *s, 
 	return NULL;
 }
 
+/* The scenario's own disk-scale, else this host's measured copy slow-down (calibrate.c). */
+static double run_disk_scale(const struct run_ctx *ctx, const struct run_spec *s)
+{
+	return s->disk_scale > 0 ? s->disk_scale : ctx->copy_slowdown[arch_index(s->arch)];
+}
+
 void runner_hash_boot(struct run_ctx *ctx, const struct run *r, struct hash *h)
 {
 	unsigned int ai = arch_index(r->spec->arch);
@@ -49,14 +55,10 @@ void runner_hash_boot(struct run_ctx *ctx, const struct run *r, struct hash *h)
 	hash_str(h, ok ? k->key : "no kernel");
 	hash_str(h, ctx->images[ai] ? ctx->images[ai] : "no image");
 	/* disk-scale=cpu: another host's (or a recalibrated) slow-down is another disk */
-	if (strcmp(r->spec->disk, "host")) {
-		const struct run_spec *s = r->spec;
-		char *opts = disk_qemu_opts(disk_find(s->disk), s->disk_scale > 0 ? s->disk_scale
-										  : ctx->copy_slowdown[ai]);
+	char *opts = disk_qemu_opts(disk_find(r->spec->disk), run_disk_scale(ctx, r->spec));
 
-		hash_str(h, opts);
-		free(opts);
-	}
+	hash_str(h, opts);
+	free(opts);
 }
 
 static bool plan_uses_arch(const struct plan *plan, const struct cmb_arch *a)
@@ -437,8 +439,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	if (s->alloc_count > 0 && r->area)
 		json_object_object_add(m, "alloc_timeout_seconds",
 				       json_object_new_double(s->alloc_timeout));
-	/* disk-scale=cpu: the measured copy slow-down of this host (calibrate.c) */
-	double disk_scale = s->disk_scale > 0 ? s->disk_scale : ctx->copy_slowdown[ai];
+	double disk_scale = run_disk_scale(ctx, s);
 
 	if (strcmp(s->disk, "host")) {
 		struct calib key = { .source = CALIB_KEY };
