@@ -898,6 +898,47 @@ static void test_regimes(void **state)
 	dataset_free(&ds);
 }
 
+/*
+ * A split, as failure's CMA runs: every request of slow-r1..r3 fails, with
+ * 2.0-4.0 M failed migrations, none of slow-r4 and r5, with 819 k. All five
+ * are named and none kept the regime: each is compared with the runs that
+ * left it the other way, not with all four others (whose range would hide
+ * every counter).
+ */
+static void test_regime_split(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+
+	(void)state;
+	fake(&ds);
+	for (size_t i = 0; i < ds.nallocs; i++)
+		ds.allocs[i].success = !(ds.allocs[i].run >= RUNS && ds.allocs[i].run < RUNS + 3);
+	ds.ncounters = ds.cap_counters = RUNS;
+	ds.counters = xcalloc(RUNS, sizeof(*ds.counters));
+	for (size_t k = 0; k < RUNS; k++) {
+		size_t r = RUNS + k;
+
+		ds.counters[k].run = r;
+		ds.counters[k].source = xstrdup("vmstat");
+		ds.counters[k].name = xstrdup("pgmigrate_fail");
+		ds.counters[k].before = 0;
+		ds.counters[k].after = k < 3 ? 2000000 + 1000000 * (long long)k : 819000;
+	}
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "5 run(s) changed regime"));
+	assert_non_null(strstr(txt.buf, "8 of 8 requests failed (100%; the other runs 50%); "
+				       "2.00 M page migrations failed (pgmigrate_fail; the 2 runs "
+				       "of the other regime 819.0 k)"));
+	assert_non_null(strstr(txt.buf, "0 of 8 requests failed (0%; the other runs 75%); "
+				       "819.0 k page migrations failed (pgmigrate_fail; the 3 runs "
+				       "of the other regime 2.00 M-4.00 M)"));
+	assert_null(strstr(txt.buf, "(pgmigrate_fail; the other"));
+	sb_free(&txt);
+	dataset_free(&ds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -922,6 +963,7 @@ int main(void)
 		cmocka_unit_test(test_job_start_read),
 		cmocka_unit_test(test_kernel_subset),
 		cmocka_unit_test(test_regimes),
+		cmocka_unit_test(test_regime_split),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);

@@ -3,8 +3,10 @@
  * median at a size is at least 10x the median of its set-up's other runs'
  * medians, or whose failure rate differs from the mean of theirs by 50
  * points or more. Each is named with what differs from the runs that kept
- * the set-up's regime: the counters outside their range, the anonymous
- * memory it held, and where its attributed requests' time went. Such runs
+ * the set-up's regime (in a split, where fewer than two kept it, from the
+ * runs that left it the other way): the counters outside their range, the
+ * anonymous memory it held, and where its attributed requests' time went.
+ * Such runs
  * stay in every test: a regime is part of the answer, not an outlier to
  * drop.
  */
@@ -75,12 +77,21 @@ static const struct {
 	{ "vmstat", "cma_alloc_fail", "failed CMA allocations" },
 };
 
+/* "the other 4 runs", or in a split "the 2 runs of the other regime" */
+static void others_text(struct strbuf *sb, size_t n, bool split)
+{
+	if (split)
+		sb_addf(sb, "the %zu run%s of the other regime", n, n == 1 ? "" : "s");
+	else
+		sb_addf(sb, "the other %zu run%s", n, n == 1 ? "" : "s");
+}
+
 /*
  * A counter differs when the run's delta lies outside the other runs'
  * range and at least 2x beyond its nearer end.
  */
 static void counter_sentences(const struct dataset *ds, size_t run, const size_t *others,
-			      size_t nothers, struct strbuf *sb)
+			      size_t nothers, bool split, struct strbuf *sb)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(regime_counters); k++) {
 		long long d, after;
@@ -106,8 +117,10 @@ static void counter_sentences(const struct dataset *ds, size_t run, const size_t
 		a = count_text((double)d);
 		l = count_text(lo);
 		h = count_text(hi);
-		sb_addf(sb, "; %s %s (%s; the other %zu runs %s%s%s)", a, regime_counters[k].what,
-			regime_counters[k].name, seen, l, lo < hi ? "-" : "", lo < hi ? h : "");
+		sb_addf(sb, "; %s %s (%s; ", a, regime_counters[k].what, regime_counters[k].name);
+		others_text(sb, seen, split);
+		/* "819.3 k", not "819.3 k-819.3 k" */
+		sb_addf(sb, " %s%s%s)", l, strcmp(l, h) ? "-" : "", strcmp(l, h) ? h : "");
 		free(a);
 		free(l);
 		free(h);
@@ -130,7 +143,7 @@ static double sample_mean(const struct dataset *ds, size_t run, const char *name
 
 /* Anonymous memory held on average, when outside the others' range by 10%. */
 static void anon_sentence(const struct dataset *ds, size_t run, const size_t *others,
-			  size_t nothers, struct strbuf *sb)
+			  size_t nothers, bool split, struct strbuf *sb)
 {
 	double m = sample_mean(ds, run, "meminfo.AnonPages"), lo = INFINITY, hi = -INFINITY;
 
@@ -146,8 +159,9 @@ static void anon_sentence(const struct dataset *ds, size_t run, const size_t *ot
 	}
 	if (isinf(lo) || !(m > 1.1 * hi || m < 0.9 * lo))
 		return;
-	sb_addf(sb, "; it held %.0f MB of anonymous memory on average (AnonPages; the other "
-		"%zu runs %.0f-%.0f MB)", m / 1024, nothers, lo / 1024, hi / 1024);
+	sb_addf(sb, "; it held %.0f MB of anonymous memory on average (AnonPages; ", m / 1024);
+	others_text(sb, nothers, split);
+	sb_addf(sb, " %.0f-%.0f MB)", lo / 1024, hi / 1024);
 }
 
 /* Sums of the run's attributed requests of any size; false without any. */
@@ -183,7 +197,7 @@ static bool attr_sums(const struct dataset *ds, size_t run, long long *ns,
  * not migrate.
  */
 static void attr_sentence(const struct dataset *ds, size_t run, const size_t *others,
-			  size_t nothers, struct strbuf *sb)
+			  size_t nothers, bool split, struct strbuf *sb)
 {
 	long long ns[DS_NPHASES * DS_NSTATES], ons[DS_NPHASES * DS_NSTATES] = { 0 };
 	long long failed, kinds[DS_NFAILKINDS], ofailed;
@@ -221,8 +235,9 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
 		"and %.0f%% %s", n, 100.0 * ph[bp] / total, report_phase_what[bp],
 		100.0 * st[bs] / total, report_state_what[bs]);
 	if (ototal)
-		sb_addf(sb, " (the other runs' attributed requests: %.0f%% and %.0f%%)",
-			100.0 * oph[bp] / ototal, 100.0 * ost[bs] / ototal);
+		sb_addf(sb, " (%s runs' attributed requests: %.0f%% and %.0f%%)",
+			split ? "the other regime's" : "the other", 100.0 * oph[bp] / ototal,
+			100.0 * ost[bs] / ototal);
 	if (traced && failed) {
 		char *f = count_text((double)failed);
 		static const char *const kind_what[DS_NFAILKINDS] = {
@@ -274,6 +289,8 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 		long long *sizes;
 		size_t nsizes = all_sizes(&c, 1, "", &sizes);
 		struct strbuf *found = xcalloc(ds->nruns + 1, sizeof(*found));
+		/* per run: +1 slower or failing more, -1 failing less, 2 both at two sizes */
+		int *dir = xcalloc(ds->nruns + 1, sizeof(*dir));
 
 		for (size_t r = 0; r < ds->nruns; r++)
 			if (col_run(&c, r))
@@ -288,6 +305,7 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 			for (size_t i = 0; have >= 3 && i < have; i++) {
 				struct dvec med = { 0 };
 				double fail = 0, omed;
+				int d;
 
 				for (size_t j = 0; j < have; j++)
 					if (j != i) {
@@ -297,9 +315,14 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 				omed = dv_median(&med);
 				dv_free(&med);
 				tested++;
-				if (!(rs[i].median >= REGIME_FACTOR * omed ||
-				      fabs(rs[i].fail_pct - fail) >= REGIME_POINTS))
+				if (rs[i].median >= REGIME_FACTOR * omed ||
+				    rs[i].fail_pct - fail >= REGIME_POINTS)
+					d = 1;
+				else if (fail - rs[i].fail_pct >= REGIME_POINTS)
+					d = -1;
+				else
 					continue;
+				dir[rs[i].run] = !dir[rs[i].run] || dir[rs[i].run] == d ? d : 2;
 				size_sentence(sizes[z], &rs[i], omed, fail, have - 1,
 					      &found[rs[i].run]);
 			}
@@ -308,22 +331,32 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 		for (size_t i = 0; i < nr; i++) {
 			size_t r = runs[i], *others, no = 0;
 			struct strbuf *f = &found[r];
+			bool split = false;
 
 			if (!f->len)
 				continue;
 			others = xcalloc(nr, sizeof(*others));
-			/* what differs: against the runs that kept the set-up's regime,
-			 * or every other run when fewer than two did */
+			/*
+			 * what differs: against the runs that kept the set-up's regime;
+			 * when fewer than two did (a split: 3 runs fail where 2 do not),
+			 * against those that left it the other way; else every other run
+			 */
 			for (size_t j = 0; j < nr; j++)
 				if (j != i && !found[runs[j]].len)
 					others[no++] = runs[j];
-			if (no < 2)
+			if (no < 2 && (dir[r] == 1 || dir[r] == -1)) {
+				for (size_t j = no = 0; j < nr; j++)
+					if (dir[runs[j]] == -dir[r])
+						others[no++] = runs[j];
+				split = no > 0;
+			}
+			if (no < 2 && !split)
 				for (size_t j = no = 0; j < nr; j++)
 					if (j != i)
 						others[no++] = runs[j];
-			counter_sentences(ds, r, others, no, f);
-			anon_sentence(ds, r, others, no, f);
-			attr_sentence(ds, r, others, no, f);
+			counter_sentences(ds, r, others, no, split, f);
+			anon_sentence(ds, r, others, no, split, f);
+			attr_sentence(ds, r, others, no, split, f);
 			sb_addf(&out, "- %s (%s): %s.\n", ds->runs[r].name, ds->runs[r].section, f->buf);
 			named++;
 			free(others);
@@ -331,6 +364,7 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 		for (size_t r = 0; r < ds->nruns; r++)
 			sb_free(&found[r]);
 		free(found);
+		free(dir);
 		free(sizes);
 		free(runs);
 	}
