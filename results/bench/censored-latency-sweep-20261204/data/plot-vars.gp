@@ -30,6 +30,8 @@ survsecs_16384 = "cma gcma"
 survsecs_32000 = "cma gcma"
 # sizes with a request aborted at its deadline (latency-survival.gp)
 survival_sets = "32000"
+attr_sections = ""
+have_attr = 0
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = "user-1 kernel-1 user-512 kernel-512 user-1024 kernel-1024 user-2048 kernel-2048 user-4096 kernel-4096 user-8192 kernel-8192 user-16384 kernel-16384 user-32000 kernel-32000"
 have_fio = 1

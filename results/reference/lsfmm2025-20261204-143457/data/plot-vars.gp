@@ -6,6 +6,8 @@ run_id = "lsfmm2025-20261204-143457"
 burst_sections = ""
 # sizes with a request aborted at its deadline (latency-survival.gp)
 survival_sets = ""
+attr_sections = ""
+have_attr = 0
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = ""
 have_fio = 1

@@ -9,6 +9,8 @@ burst_sections = "cma gcma"
 survsecs_1024 = "cma gcma"
 # sizes with a request aborted at its deadline (latency-survival.gp)
 survival_sets = ""
+attr_sections = ""
+have_attr = 0
 # <side>-<pages> of the plot-latency-*.dat files that have samples
 latency_sets = "user-1024 kernel-1024"
 have_fio = 1
