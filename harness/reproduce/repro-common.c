@@ -365,14 +365,16 @@ void area_facts(struct strbuf *md, const struct picks *ps, const char *cma, cons
 		sb_addf(md, "In our runs, CMA's first request met its area %s%% full of movable "
 			"pages (median of %zu runs, `area_occupancy_pct` of alloc.csv)", num(c0.med),
 			c0.n);
+		/* the runs' range beside the median: a few runs in the slow regime
+		 * (thousands of failed migrations) hide behind a median of runs */
 		if (mig.n && rt.n)
-			sb_addf(md, "; each CMA request migrated a median of %s pages (vmstat "
-				"`pgmigrate_success` over the run / requests) after %s busy retries",
-				num(mig.med), num(rt.med));
+			sb_addf(md, "; each CMA request migrated a median of %s pages (runs %s; vmstat "
+				"`pgmigrate_success` over the run / requests) after %s busy retries "
+				"(runs %s)", num(mig.med), range(mig), num(rt.med), range(rt));
 		else if (mig.n)
-			sb_addf(md, "; each CMA request migrated a median of %s pages (vmstat "
+			sb_addf(md, "; each CMA request migrated a median of %s pages (runs %s; vmstat "
 				"`pgmigrate_success` over the run / requests); busy retries n/a (the "
-				"requests were not traced)", num(mig.med));
+				"requests were not traced)", num(mig.med), range(mig));
 		sb_add(md, ". ");
 	}
 	if (g0.n)
