@@ -172,7 +172,7 @@ void hangdump_summary(const struct ksyms *k, const struct hang_samples *s, char 
 		      size_t len)
 {
 	struct strbuf sum = { 0 };
-	char name[256], f[256], g[256];
+	char name[256], f[HANG_SAMPLES][256];
 
 	buf[0] = '\0';
 	if (!s->n)
@@ -181,28 +181,25 @@ void hangdump_summary(const struct ksyms *k, const struct hang_samples *s, char 
 		size_t best = s->n - 1;
 		int most = 0;
 
+		/* the function of each sample once, "" where the vCPU was absent */
 		for (size_t i = 0; i < s->n; i++) {
-			int same = 0;
-
+			f[i][0] = '\0';
 			if (c >= s->ncpu[i])
 				continue;
 			ksyms_name(k, s->regs[i][c].pc, name, sizeof(name));
-			func_of(name, f, sizeof(f));
-			for (size_t j = 0; j < s->n; j++) {
-				if (c >= s->ncpu[j])
-					continue;
-				ksyms_name(k, s->regs[j][c].pc, name, sizeof(name));
-				func_of(name, g, sizeof(g));
-				same += !strcmp(f, g);
-			}
-			if (same >= most) {
+			func_of(name, f[i], sizeof(f[i]));
+		}
+		for (size_t i = 0; i < s->n; i++) {
+			int same = 0;
+
+			for (size_t j = 0; f[i][0] && j < s->n; j++)
+				same += !strcmp(f[i], f[j]);
+			if (f[i][0] && same >= most) {
 				most = same;
 				best = i;
 			}
 		}
-		ksyms_name(k, s->regs[best][c].pc, name, sizeof(name));
-		func_of(name, f, sizeof(f));
-		sb_addf(&sum, "%scpu%zu %s%s in %d/%zu samples", c ? ", " : "", c, f,
+		sb_addf(&sum, "%scpu%zu %s%s in %d/%zu samples", c ? ", " : "", c, f[best],
 			s->regs[best][c].halted ? " (halted)" : "", most, s->n);
 	}
 	snprintf(buf, len, "%s", sum.buf ? sum.buf : "");
