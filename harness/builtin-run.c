@@ -105,6 +105,32 @@ static size_t scenario_runs(const struct plan *plan, const struct scenario *scn)
 	return n;
 }
 
+/*
+ * Each scenario's key into keys; with resume and its complete results
+ * already in the results root, their directory into kept and its runs out
+ * of the estimate, all before the first run: how many were kept.
+ */
+static size_t resume_all(struct run_ctx *ctx, const struct selection *selp, bool resume,
+			 char (*keys)[65], char **kept)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < selp->nscns; i++) {
+		resume_key(ctx, &selp->plan, &selp->scns[i], keys[i]);
+		if (resume)
+			kept[i] = resume_find(ctx->results_root, selp->scns[i].name, keys[i]);
+		if (!kept[i])
+			continue;
+		printf("[resume] %s: complete in %s, not run again\n", selp->scns[i].name,
+		       kept[i]);
+		for (size_t r = 0; r < selp->plan.n; r++)
+			if (selp->plan.runs[r].scn == &selp->scns[i])
+				overall_keep(ctx->overall, r);
+		n++;
+	}
+	return n;
+}
+
 /* Only a complete run says how long runs take (as for the history): one that
  * did not boot, or was cut short, would skew what is left. */
 static bool run_counts(json_object *m)
@@ -249,7 +275,7 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	struct run_opts o = { .kvm_probe = 10, .jobs = 1 };
 	struct selection *selp = &o.sel;
 	struct run_ctx ctx = { .env = env, .hooks = &cmd_run_hooks };
-	char *stamp = NULL;
+	char *stamp = NULL, **kept = NULL, (*keys)[65] = NULL;
 	size_t done = 0;
 	struct run_tally tally = { 0 };
 	struct strbuf summary = { 0 };
@@ -313,20 +339,19 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 		goto out;
 	}
 	rc = 0;
+	keys = xcalloc(selp->nscns, sizeof(*keys));
+	kept = xcalloc(selp->nscns, sizeof(*kept));
+	if (resume_all(&ctx, selp, o.resume, keys, kept))
+		overall_print_status(&overall);  /* what is left without the kept scenarios */
 	for (size_t i = 0; i < selp->nscns && !interrupted(); i++) {
-		char key[65], *have;
 		long failed;
 
-		resume_key(&ctx, &selp->plan, &selp->scns[i], key);
-		if (o.resume && (have = resume_find(ctx.results_root, selp->scns[i].name, key))) {
-			printf("[resume] %s: complete in %s, not run again\n", selp->scns[i].name,
-			       have);
-			sb_addf(&summary, "%s: kept from %s\n", selp->scns[i].name, have);
+		if (kept[i]) {
+			sb_addf(&summary, "%s: kept from %s\n", selp->scns[i].name, kept[i]);
 			done += scenario_runs(&selp->plan, &selp->scns[i]);
-			free(have);
 			continue;
 		}
-		failed = run_scenario(&ctx, selp, i, stamp, key, &done, &tally);
+		failed = run_scenario(&ctx, selp, i, stamp, keys[i], &done, &tally);
 
 		/* A run that did not complete is a fault of the harness or the guest
 		 * (panic, hang, a missing tool); failed and timed-out allocations
@@ -350,6 +375,10 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 		rc = 130;
 	}
 out:
+	for (size_t i = 0; kept && i < selp->nscns; i++)
+		free(kept[i]);
+	free(kept);
+	free(keys);
 	overall_free(&overall);
 	sb_free(&summary);
 	free(stamp);

@@ -214,6 +214,43 @@ static void test_overall_lines(void **state)
 	free(out);
 }
 
+/* --resume kept the first run's scenario: one line before the runs says what
+ * is left without it, and the kept run's estimate does not scale the rest. */
+static void drive_keep(struct overall *o)
+{
+	overall_print_plan(o, "cmabench run");
+	overall_keep(o, 0);
+	overall_keep(o, 7);                      /* not a run of the plan: nothing */
+	overall_keep(NULL, 0);
+	overall_print_status(o);
+	overall_start(o, EST_RUN, 1);
+	overall_end(o, EST_RUN, 1, false);
+}
+
+static void test_overall_keep(void **state)
+{
+	struct est_step steps[] = { RUN(100), RUN(100) };
+	uint64_t started[ARRAY_SIZE(steps)] = { 0 };
+	struct overall o = { .steps = steps, .n = ARRAY_SIZE(steps), .started_ns = started,
+			     .start_ns = now_ns(), .total = 200, .jobs = 1, .host_cores = 2,
+			     .first_run = 0 };
+	char *out;
+
+	(void)state;
+	for (size_t k = 0; k < RUNNER_MAX_KERNELS; k++)
+		o.kernel[k] = SIZE_MAX;
+	for (size_t a = 0; a < RUNNER_MAX_ARCHES; a++)
+		o.image[a] = o.calibrate[a] = SIZE_MAX;
+	out = lines_of(&o, drive_keep);
+	assert_string_equal(out,
+		"[cmabench run] 2 runs at --jobs 1 (~3:20): about 3:20 in all\n"
+		"[cmabench run] 0:00 elapsed; done: runs 1/2; ~1:40 left\n"
+		"[cmabench run] 0:00 elapsed; done: runs 2/2; nothing left "
+		"(estimated 3:20 at the start)\n");
+	assert_int_equal(steps[0].seconds, 0);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_jobs_two),
 		cmocka_unit_test(test_status_line),
 		cmocka_unit_test(test_overall_lines),
+		cmocka_unit_test(test_overall_keep),
 	};
 
 	return cmocka_run_group_tests_name("estimate", tests, NULL, NULL);

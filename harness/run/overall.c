@@ -136,9 +136,8 @@ void overall_start(struct overall *o, enum est_kind k, size_t index)
 
 void overall_end(struct overall *o, enum est_kind k, size_t index, bool counts)
 {
-	size_t s = o ? step_of(o, k, index) : SIZE_MAX, ndone = 0;
+	size_t s = o ? step_of(o, k, index) : SIZE_MAX;
 	uint64_t now = now_ns();
-	struct strbuf sb = { 0 };
 
 	if (s == SIZE_MAX)
 		return;
@@ -146,6 +145,25 @@ void overall_end(struct overall *o, enum est_kind k, size_t index, bool counts)
 		o->started_ns[s] = now;
 	o->steps[s].state = EST_DONE;
 	o->steps[s].seconds = counts ? (now - o->started_ns[s]) / 1e9 : 0;
+	overall_print_status(o);
+}
+
+void overall_keep(struct overall *o, size_t index)
+{
+	size_t s = o ? step_of(o, EST_RUN, index) : SIZE_MAX;
+
+	if (s == SIZE_MAX)
+		return;
+	o->steps[s].state = EST_DONE;
+	o->steps[s].seconds = 0;
+}
+
+void overall_print_status(const struct overall *o)
+{
+	uint64_t now = now_ns();
+	size_t ndone = 0;
+	struct strbuf sb = { 0 };
+
 	for (size_t i = 0; i < o->n; i++) {
 		if (o->steps[i].state == EST_RUNNING)
 			o->steps[i].seconds = (now - o->started_ns[i]) / 1e9;

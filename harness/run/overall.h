@@ -46,6 +46,13 @@ void overall_print_plan(const struct overall *o, const char *label);
  */
 void overall_start(struct overall *o, enum est_kind k, size_t index);
 void overall_end(struct overall *o, enum est_kind k, size_t index, bool counts);
+/*
+ * Plan run index will not run (--resume kept its scenario): done, left out
+ * of the scaling, no line; overall_print_status then says what is left.
+ */
+void overall_keep(struct overall *o, size_t index);
+/* "[cmabench run] 12:03 elapsed; done: ...; ~45:10 left" */
+void overall_print_status(const struct overall *o);
 void overall_free(struct overall *o);
 
 #endif

@@ -30,3 +30,14 @@ no_qemu() { ! pgrep -f "qemu-system-x86_64.*$res" > /dev/null; }
 check "no QEMU left running" no_qemu
 fin=$(trace-cmd report "$run/trace.dat" 2>/dev/null | grep -c 'cma_alloc_finish:')
 check "trace.dat holds the ten cma_alloc_finish events (got $fin)" [ "$fin" -eq 10 ]
+
+# --resume keeps the complete scenario: no VM, no new directory, and the
+# estimate before the first run already counts it done.
+out=$("$CMABENCH" run --only vanilla --resume --results "$res" smoke 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /' | tail -n 8
+check "cmabench run --resume smoke succeeded" [ "$rc" -eq 0 ]
+check "--resume names the kept directory" sh -c "echo \"\$1\" | grep -qF \"[resume] smoke: complete in $dir, not run again\"" _ "$out"
+check "--resume says nothing is left before any run" sh -c "echo \"\$1\" | grep -q '^\[cmabench run\] .*done: runs\? 1/1; nothing left'" _ "$out"
+check "--resume started no run" sh -c "! echo \"\$1\" | grep -q '^\[run '" _ "$out"
+check "--resume made no second results directory" [ "$(ls -d "$res"/smoke-* | wc -l)" -eq 1 ]
