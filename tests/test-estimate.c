@@ -168,6 +168,15 @@ static char *lines_of(struct overall *o, void (*drive)(struct overall *))
 	return out;
 }
 
+/* A hand-made overall: no kernel, image or calibration step until set. */
+static void no_kernel_steps(struct overall *o)
+{
+	for (size_t k = 0; k < RUNNER_MAX_KERNELS; k++)
+		o->kernel[k] = SIZE_MAX;
+	for (size_t a = 0; a < RUNNER_MAX_ARCHES; a++)
+		o->image[a] = o->calibrate[a] = SIZE_MAX;
+}
+
 static void drive(struct overall *o)
 {
 	overall_print_plan(o, "cmabench run");
@@ -197,10 +206,7 @@ static void test_overall_lines(void **state)
 	char *out;
 
 	(void)state;
-	for (size_t k = 0; k < RUNNER_MAX_KERNELS; k++)
-		o.kernel[k] = SIZE_MAX;
-	for (size_t a = 0; a < RUNNER_MAX_ARCHES; a++)
-		o.image[a] = o.calibrate[a] = SIZE_MAX;
+	no_kernel_steps(&o);
 	o.kernel[0] = 0;
 	o.image[0] = 1;
 	out = lines_of(&o, drive);
@@ -237,10 +243,7 @@ static void test_overall_keep(void **state)
 	char *out;
 
 	(void)state;
-	for (size_t k = 0; k < RUNNER_MAX_KERNELS; k++)
-		o.kernel[k] = SIZE_MAX;
-	for (size_t a = 0; a < RUNNER_MAX_ARCHES; a++)
-		o.image[a] = o.calibrate[a] = SIZE_MAX;
+	no_kernel_steps(&o);
 	out = lines_of(&o, drive_keep);
 	assert_string_equal(out,
 		"[cmabench run] 2 runs at --jobs 1 (~3:20): about 3:20 in all\n"
