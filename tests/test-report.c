@@ -939,6 +939,47 @@ static void test_regime_split(void **state)
 	dataset_free(&ds);
 }
 
+/*
+ * A tail regime, as paper-photo's cma-r1: fast-r2 retries twice a request
+ * where the others never do, its median unchanged; slow-r4's retries are
+ * unknown (its detail buffer filled): not tested, and not counted in the
+ * others' median.
+ */
+static void test_regime_retries(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+
+	(void)state;
+	fake(&ds);
+	for (size_t i = 0; i < ds.nallocs; i++) {
+		struct ds_alloc *a = &ds.allocs[i];
+
+		if (a->run == 1)
+			a->retries = 2;
+		if (a->run == RUNS + 3)
+			a->retries = a->seq ? 30 : DS_NONE;
+	}
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "1 run(s) changed regime"));
+	assert_non_null(strstr(txt.buf, "- fast-r2 (fast): at 512 pages: median 1.0 ms against "
+				       "1.1 ms (the median of the other 4 runs' medians, x0.99), "
+				       "2 busy retries a request against 0 (the median of the other "
+				       "runs' means)."));
+	assert_null(strstr(txt.buf, "- slow-r4 ("));
+	sb_free(&txt);
+	/* 3 a request where the others retry 0.5: below 10x theirs */
+	for (size_t i = 0; i < ds.nallocs; i++)
+		if (ds.allocs[i].run < RUNS)
+			ds.allocs[i].retries = ds.allocs[i].run == 1 ? 3 : (long long)(i % 2);
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "No run changed regime"));
+	sb_free(&txt);
+	dataset_free(&ds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -964,6 +1005,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_subset),
 		cmocka_unit_test(test_regimes),
 		cmocka_unit_test(test_regime_split),
+		cmocka_unit_test(test_regime_retries),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);

@@ -1,8 +1,10 @@
 /*
  * Runs that changed regime, named (docs/reports.md, "Regimes"): a run whose
  * median at a size is at least 10x the median of its set-up's other runs'
- * medians, or whose failure rate differs from the mean of theirs by 50
- * points or more. Each is named with what differs from the runs that kept
+ * medians, whose busy retries per request are at least 10x the median of
+ * theirs and one or more (CMA's slow regime can stay in the tail: a few
+ * requests retrying for 0.5 s leave the median alone), or whose failure
+ * rate differs from the mean of theirs by 50 points or more. Each is named with what differs from the runs that kept
  * the set-up's regime (in a split, where fewer than two kept it, from the
  * runs that left it the other way): the counters outside their range, the
  * anonymous memory it held, and where its attributed requests' time went.
@@ -17,10 +19,11 @@
 #define REGIME_FACTOR 10.0
 #define REGIME_POINTS 50.0
 
-/* A run's requests of one size: median user-side latency (us), failures. */
+/* A run's requests of one size: median user-side latency (us), failures,
+ * mean busy retries (NAN when some request's are unknown). */
 struct run_size {
 	size_t run;
-	double median, fail_pct;
+	double median, fail_pct, retries;
 	size_t n, failed, timed_out;
 };
 
@@ -28,6 +31,8 @@ static bool run_size_of(const struct report_col *c, size_t run, long long pages,
 			struct run_size *out)
 {
 	struct dvec v = { 0 };
+	double retries = 0;
+	bool retries_known = true;
 
 	memset(out, 0, sizeof(*out));
 	out->run = run;
@@ -37,12 +42,17 @@ static bool run_size_of(const struct report_col *c, size_t run, long long pages,
 		if (a->run != run || a->pages != pages || a->tag[0] || !ds_alloc_met(c->ds, a))
 			continue;
 		dv_add(&v, a->user_ns / 1000.0);
+		if (a->retries == DS_NONE)
+			retries_known = false;
+		else
+			retries += (double)a->retries;
 		out->failed += !a->success;
 		out->timed_out += a->timed_out;
 	}
 	out->n = v.n;
 	out->median = dv_median(&v);
 	out->fail_pct = v.n ? 100.0 * out->failed / v.n : NAN;
+	out->retries = v.n && retries_known ? retries / v.n : NAN;
 	dv_free(&v);
 	return out->n > 0;
 }
@@ -55,6 +65,12 @@ static char *count_text(double x)
 	if (fabs(x) >= 1e4)
 		return xasprintf("%.1f k", x / 1e3);
 	return xasprintf("%.0f", x);
+}
+
+/* "16.4 k", "3029", "54.6", "0.0375" */
+static char *retries_text(double x)
+{
+	return x >= 100 ? count_text(x) : xasprintf("%.3g", x);
 }
 
 /* "850 us", "12.3 ms", "85.2 s" */
@@ -254,7 +270,8 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
 
 /* What one run's finding at one size says. */
 static void size_sentence(long long pages, const struct run_size *r, double omed,
-			  double ofail, size_t nothers, struct strbuf *sb)
+			  double ofail, double oretries, bool retrying, size_t nothers,
+			  struct strbuf *sb)
 {
 	char *m = time_text(r->median), *o = time_text(omed);
 
@@ -268,6 +285,14 @@ static void size_sentence(long long pages, const struct run_size *r, double omed
 		sb_addf(sb, "x%.2g)", x);
 	else
 		sb_addf(sb, "%.0fx)", x);
+	if (retrying) {
+		char *rt = retries_text(r->retries), *ort = retries_text(oretries);
+
+		sb_addf(sb, ", %s busy retries a request against %s (the median of the other "
+			"runs' means)", rt, ort);
+		free(rt);
+		free(ort);
+	}
 	if (r->failed || ofail > 0)
 		sb_addf(sb, ", %zu of %zu requests failed (%.0f%%; the other runs %.0f%%)",
 			r->failed, r->n, r->fail_pct, ofail);
@@ -303,19 +328,27 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 				if (run_size_of(&c, runs[i], sizes[z], &rs[have]))
 					have++;
 			for (size_t i = 0; have >= 3 && i < have; i++) {
-				struct dvec med = { 0 };
-				double fail = 0, omed;
+				struct dvec med = { 0 }, ret = { 0 };
+				double fail = 0, omed, oret;
+				bool retrying;
 				int d;
 
 				for (size_t j = 0; j < have; j++)
 					if (j != i) {
 						dv_add(&med, rs[j].median);
 						fail += rs[j].fail_pct / (have - 1);
+						if (!isnan(rs[j].retries))
+							dv_add(&ret, rs[j].retries);
 					}
 				omed = dv_median(&med);
+				oret = ret.n ? dv_median(&ret) : NAN;
 				dv_free(&med);
+				dv_free(&ret);
 				tested++;
-				if (rs[i].median >= REGIME_FACTOR * omed ||
+				retrying = !isnan(rs[i].retries) && !isnan(oret) &&
+					   rs[i].retries >= 1 &&
+					   rs[i].retries >= REGIME_FACTOR * oret;
+				if (rs[i].median >= REGIME_FACTOR * omed || retrying ||
 				    rs[i].fail_pct - fail >= REGIME_POINTS)
 					d = 1;
 				else if (fail - rs[i].fail_pct >= REGIME_POINTS)
@@ -323,8 +356,8 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 				else
 					continue;
 				dir[rs[i].run] = !dir[rs[i].run] || dir[rs[i].run] == d ? d : 2;
-				size_sentence(sizes[z], &rs[i], omed, fail, have - 1,
-					      &found[rs[i].run]);
+				size_sentence(sizes[z], &rs[i], omed, fail, oret, retrying,
+					      have - 1, &found[rs[i].run]);
 			}
 			free(rs);
 		}
@@ -378,14 +411,17 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 		sb_add(txt, "Regimes\n\n");
 	if (!named) {
 		sb_addf(&out, "No run changed regime: at every size, each run's median was below "
-			"%.0fx the median of its set-up's other runs' medians and its failure rate "
-			"within %.0f points of theirs (%zu run-size cells with at least two other "
-			"runs).\n", REGIME_FACTOR, REGIME_POINTS, tested);
+			"%.0fx the median of its set-up's other runs' medians, its busy retries "
+			"per request below one or below %.0fx theirs, and its failure rate within "
+			"%.0f points of theirs (%zu run-size cells with at least two other "
+			"runs).\n", REGIME_FACTOR, REGIME_FACTOR, REGIME_POINTS, tested);
 	} else {
 		char *head = xasprintf("%zu run(s) changed regime: a median at least %.0fx the median "
-				       "of the set-up's other runs' medians, or a failure rate %.0f "
-				       "points or more from theirs. They stay in every test above "
-				       "and below.\n\n", named, REGIME_FACTOR, REGIME_POINTS);
+				       "of the set-up's other runs' medians, busy retries per "
+				       "request one or more and at least %.0fx the median of theirs, "
+				       "or a failure rate %.0f points or more from theirs. They stay "
+				       "in every test above and below.\n\n", named, REGIME_FACTOR,
+				       REGIME_FACTOR, REGIME_POINTS);
 
 		if (md)
 			sb_add(md, head);
