@@ -851,6 +851,19 @@ static void test_kernel_subset(void **state)
  * fast-r3 takes 20x as long, with 1.49 M failed migrations against 0-18,
  * and every request of slow-r1 fails: both are named, with what differs.
  */
+/* vmstat pgmigrate_fail of the RUNS runs from first: delta after[k] each. */
+static void fake_migrate_fails(struct dataset *ds, size_t first, const long long *after)
+{
+	ds->ncounters = ds->cap_counters = RUNS;
+	ds->counters = xcalloc(RUNS, sizeof(*ds->counters));
+	for (size_t k = 0; k < RUNS; k++) {
+		ds->counters[k].run = first + k;
+		ds->counters[k].source = xstrdup("vmstat");
+		ds->counters[k].name = xstrdup("pgmigrate_fail");
+		ds->counters[k].after = after[k];
+	}
+}
+
 static void test_regimes(void **state)
 {
 	struct dataset ds;
@@ -871,15 +884,7 @@ static void test_regimes(void **state)
 		if (a->run == RUNS)
 			a->success = 0;
 	}
-	ds.ncounters = ds.cap_counters = RUNS;
-	ds.counters = xcalloc(RUNS, sizeof(*ds.counters));
-	for (size_t r = 0; r < RUNS; r++) {
-		ds.counters[r].run = r;
-		ds.counters[r].source = xstrdup("vmstat");
-		ds.counters[r].name = xstrdup("pgmigrate_fail");
-		ds.counters[r].before = 100;
-		ds.counters[r].after = 100 + (r == 2 ? 1490000 : (long long)r * 6);
-	}
+	fake_migrate_fails(&ds, 0, (const long long[RUNS]){ 0, 6, 1490000, 18, 24 });
 	sb_init(&txt);
 	report_dataset(&ds, NULL, &txt, NULL);
 	assert_null(strstr(txt.buf, "No run changed regime"));
@@ -914,17 +919,8 @@ static void test_regime_split(void **state)
 	fake(&ds);
 	for (size_t i = 0; i < ds.nallocs; i++)
 		ds.allocs[i].success = !(ds.allocs[i].run >= RUNS && ds.allocs[i].run < RUNS + 3);
-	ds.ncounters = ds.cap_counters = RUNS;
-	ds.counters = xcalloc(RUNS, sizeof(*ds.counters));
-	for (size_t k = 0; k < RUNS; k++) {
-		size_t r = RUNS + k;
-
-		ds.counters[k].run = r;
-		ds.counters[k].source = xstrdup("vmstat");
-		ds.counters[k].name = xstrdup("pgmigrate_fail");
-		ds.counters[k].before = 0;
-		ds.counters[k].after = k < 3 ? 2000000 + 1000000 * (long long)k : 819000;
-	}
+	fake_migrate_fails(&ds, RUNS, (const long long[RUNS]){ 2000000, 3000000, 4000000,
+								 819000, 819000 });
 	sb_init(&txt);
 	report_dataset(&ds, NULL, &txt, NULL);
 	assert_non_null(strstr(txt.buf, "5 run(s) changed regime"));
@@ -980,6 +976,40 @@ static void test_regime_retries(void **state)
 	dataset_free(&ds);
 }
 
+/*
+ * A split with a kept run, as rfc-v2-background's CMA runs: fast-r1 and r2
+ * retry, r3 is 20x slower, r5 fails every request, r4 alone kept the
+ * regime. Each is compared with the runs not slower or failing more (r4),
+ * not with "the other regime", which none of them left the other way.
+ */
+static void test_regime_split_kept(void **state)
+{
+	struct dataset ds;
+	struct strbuf txt = { 0 };
+
+	(void)state;
+	fake(&ds);
+	for (size_t i = 0; i < ds.nallocs; i++) {
+		struct ds_alloc *a = &ds.allocs[i];
+
+		a->retries = a->run < 2 ? 2 : a->retries;
+		a->user_ns *= a->run == 2 ? 20 : 1;
+		a->success = a->run != 4;
+	}
+	fake_migrate_fails(&ds, 0, (const long long[RUNS]){ 50000, 50000, 10, 10, 10 });
+	sb_init(&txt);
+	report_dataset(&ds, NULL, &txt, NULL);
+	assert_non_null(strstr(txt.buf, "4 run(s) changed regime"));
+	assert_non_null(strstr(txt.buf, "(the median of the other runs' means), 0 of 8 requests "
+				       "failed (0%; the other runs 25%); 50.0 k page migrations "
+				       "failed (pgmigrate_fail; the 1 run not slower or failing "
+				       "more 10)."));
+	assert_null(strstr(txt.buf, "- fast-r4 ("));
+	assert_null(strstr(txt.buf, "other regime"));
+	sb_free(&txt);
+	dataset_free(&ds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1006,6 +1036,7 @@ int main(void)
 		cmocka_unit_test(test_regimes),
 		cmocka_unit_test(test_regime_split),
 		cmocka_unit_test(test_regime_retries),
+		cmocka_unit_test(test_regime_split_kept),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);

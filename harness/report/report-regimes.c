@@ -6,7 +6,7 @@
  * requests retrying for 0.5 s leave the median alone), or whose failure
  * rate differs from the mean of theirs by 50 points or more. Each is named with what differs from the runs that kept
  * the set-up's regime (in a split, where fewer than two kept it, from the
- * runs that left it the other way): the counters outside their range, the
+ * runs that did not leave it the same way): the counters outside their range, the
  * anonymous memory it held, and where its attributed requests' time went.
  * Such runs
  * stay in every test: a regime is part of the answer, not an outlier to
@@ -93,13 +93,34 @@ static const struct {
 	{ "vmstat", "cma_alloc_fail", "failed CMA allocations" },
 };
 
-/* "the other 4 runs", or in a split "the 2 runs of the other regime" */
-static void others_text(struct strbuf *sb, size_t n, bool split)
+/* Whom a named run is compared with. */
+enum others_kind {
+	OTHERS_KEPT,     /* the runs that kept the regime, or every other run */
+	OTHERS_OPPOSITE, /* a split: the runs that left it the other way */
+	OTHERS_NOT_MORE, /* a split: the runs not slower or failing more (kept or opposite) */
+	OTHERS_NOT_LESS, /* a split: the runs not failing less */
+};
+
+/* "the other 4 runs", in a split "the 2 runs of the other regime", "the 2
+ * runs not slower or failing more" */
+static void others_text(struct strbuf *sb, size_t n, enum others_kind kind)
 {
-	if (split)
-		sb_addf(sb, "the %zu run%s of the other regime", n, n == 1 ? "" : "s");
-	else
-		sb_addf(sb, "the other %zu run%s", n, n == 1 ? "" : "s");
+	const char *s = n == 1 ? "" : "s";
+
+	switch (kind) {
+	case OTHERS_KEPT:
+		sb_addf(sb, "the other %zu run%s", n, s);
+		break;
+	case OTHERS_OPPOSITE:
+		sb_addf(sb, "the %zu run%s of the other regime", n, s);
+		break;
+	case OTHERS_NOT_MORE:
+		sb_addf(sb, "the %zu run%s not slower or failing more", n, s);
+		break;
+	case OTHERS_NOT_LESS:
+		sb_addf(sb, "the %zu run%s not failing less", n, s);
+		break;
+	}
 }
 
 /*
@@ -107,7 +128,7 @@ static void others_text(struct strbuf *sb, size_t n, bool split)
  * range and at least 2x beyond its nearer end.
  */
 static void counter_sentences(const struct dataset *ds, size_t run, const size_t *others,
-			      size_t nothers, bool split, struct strbuf *sb)
+			      size_t nothers, enum others_kind kind, struct strbuf *sb)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(regime_counters); k++) {
 		long long d, after;
@@ -134,7 +155,7 @@ static void counter_sentences(const struct dataset *ds, size_t run, const size_t
 		l = count_text(lo);
 		h = count_text(hi);
 		sb_addf(sb, "; %s %s (%s; ", a, regime_counters[k].what, regime_counters[k].name);
-		others_text(sb, seen, split);
+		others_text(sb, seen, kind);
 		/* "819.3 k", not "819.3 k-819.3 k" */
 		sb_addf(sb, " %s%s%s)", l, strcmp(l, h) ? "-" : "", strcmp(l, h) ? h : "");
 		free(a);
@@ -159,7 +180,7 @@ static double sample_mean(const struct dataset *ds, size_t run, const char *name
 
 /* Anonymous memory held on average, when outside the others' range by 10%. */
 static void anon_sentence(const struct dataset *ds, size_t run, const size_t *others,
-			  size_t nothers, bool split, struct strbuf *sb)
+			  size_t nothers, enum others_kind kind, struct strbuf *sb)
 {
 	double m = sample_mean(ds, run, "meminfo.AnonPages"), lo = INFINITY, hi = -INFINITY;
 
@@ -176,7 +197,7 @@ static void anon_sentence(const struct dataset *ds, size_t run, const size_t *ot
 	if (isinf(lo) || !(m > 1.1 * hi || m < 0.9 * lo))
 		return;
 	sb_addf(sb, "; it held %.0f MB of anonymous memory on average (AnonPages; ", m / 1024);
-	others_text(sb, nothers, split);
+	others_text(sb, nothers, kind);
 	sb_addf(sb, " %.0f-%.0f MB)", lo / 1024, hi / 1024);
 }
 
@@ -213,7 +234,7 @@ static bool attr_sums(const struct dataset *ds, size_t run, long long *ns,
  * not migrate.
  */
 static void attr_sentence(const struct dataset *ds, size_t run, const size_t *others,
-			  size_t nothers, bool split, struct strbuf *sb)
+			  size_t nothers, enum others_kind kind, struct strbuf *sb)
 {
 	long long ns[DS_NPHASES * DS_NSTATES], ons[DS_NPHASES * DS_NSTATES] = { 0 };
 	long long failed, kinds[DS_NFAILKINDS], ofailed;
@@ -252,8 +273,9 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
 		100.0 * st[bs] / total, report_state_what[bs]);
 	if (ototal)
 		sb_addf(sb, " (%s runs' attributed requests: %.0f%% and %.0f%%)",
-			split ? "the other regime's" : "the other", 100.0 * oph[bp] / ototal,
-			100.0 * ost[bs] / ototal);
+			kind == OTHERS_KEPT ? "the other" :
+			kind == OTHERS_OPPOSITE ? "the other regime's" : "those",
+			100.0 * oph[bp] / ototal, 100.0 * ost[bs] / ototal);
 	if (traced && failed) {
 		char *f = count_text((double)failed);
 		static const char *const kind_what[DS_NFAILKINDS] = {
@@ -364,32 +386,39 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 		for (size_t i = 0; i < nr; i++) {
 			size_t r = runs[i], *others, no = 0;
 			struct strbuf *f = &found[r];
-			bool split = false;
+			enum others_kind kind = OTHERS_KEPT;
 
 			if (!f->len)
 				continue;
 			others = xcalloc(nr, sizeof(*others));
 			/*
 			 * what differs: against the runs that kept the set-up's regime;
-			 * when fewer than two did (a split: 3 runs fail where 2 do not),
-			 * against those that left it the other way; else every other run
+			 * when fewer than two did (a split: 3 runs fail where 2 do not,
+			 * or 3 retry where 1 fails less and 1 kept it), against those
+			 * that did not leave it the same way; else every other run
 			 */
 			for (size_t j = 0; j < nr; j++)
 				if (j != i && !found[runs[j]].len)
 					others[no++] = runs[j];
 			if (no < 2 && (dir[r] == 1 || dir[r] == -1)) {
+				bool kept = false;
+
 				for (size_t j = no = 0; j < nr; j++)
-					if (dir[runs[j]] == -dir[r])
+					if (j != i && dir[runs[j]] != dir[r] && dir[runs[j]] != 2) {
 						others[no++] = runs[j];
-				split = no > 0;
+						kept |= !dir[runs[j]];
+					}
+				if (no)
+					kind = !kept ? OTHERS_OPPOSITE :
+					       dir[r] == 1 ? OTHERS_NOT_MORE : OTHERS_NOT_LESS;
 			}
-			if (no < 2 && !split)
+			if (no < 2 && kind == OTHERS_KEPT)
 				for (size_t j = no = 0; j < nr; j++)
 					if (j != i)
 						others[no++] = runs[j];
-			counter_sentences(ds, r, others, no, split, f);
-			anon_sentence(ds, r, others, no, split, f);
-			attr_sentence(ds, r, others, no, split, f);
+			counter_sentences(ds, r, others, no, kind, f);
+			anon_sentence(ds, r, others, no, kind, f);
+			attr_sentence(ds, r, others, no, kind, f);
 			sb_addf(&out, "- %s (%s): %s.\n", ds->runs[r].name, ds->runs[r].section, f->buf);
 			named++;
 			free(others);
