@@ -290,6 +290,80 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
 	}
 }
 
+/* The one busy-retry count every known request of a size made, all of them
+ * successful: -1 when they differ, one failed or none is known, 0 for none.
+ * *known and *unknown count the requests whose retries are known and those
+ * the trace lost. A failed request's count is only how many starts there
+ * were. */
+static long long size_retries(const struct dataset *ds, size_t run, long long pages,
+			      size_t *known, size_t *unknown)
+{
+	long long v = -1;
+	bool same = true;
+
+	*known = *unknown = 0;
+	for (size_t i = 0; i < ds->nallocs; i++) {
+		const struct ds_alloc *a = &ds->allocs[i];
+
+		if (a->run != run || a->pages != pages || a->tag[0] || !ds_alloc_met(ds, a))
+			continue;
+		same &= a->success != 0;
+		if (a->retries == DS_NONE) {
+			(*unknown)++;
+			continue;
+		}
+		(*known)++;
+		if (v < 0)
+			v = a->retries;
+		same &= a->retries == v;
+	}
+	return same ? v : -1;
+}
+
+/*
+ * Stretches of sizes at which every request (two at least) succeeded after
+ * the same number of busy retries: "every request of 4096-16384 pages
+ * retried exactly 2690 times, of 32000 pages 19577 times". A count that does
+ * not grow with the size is how one page that would not migrate shows
+ * (docs/attribution.md).
+ */
+static void constant_retries_sentence(const struct dataset *ds, size_t run,
+				      const long long *sizes, size_t nsizes, struct strbuf *sb)
+{
+	size_t stretches = 0, lost = 0;
+	bool across = false;
+
+	for (size_t z = 0; z < nsizes;) {
+		size_t known, unknown, k2, u2, end = z + 1;
+		long long v = size_retries(ds, run, sizes[z], &known, &unknown);
+
+		while (v > 0 && end < nsizes && size_retries(ds, run, sizes[end], &k2, &u2) == v) {
+			known += k2;
+			unknown += u2;
+			end++;
+		}
+		if (v <= 0 || known < 2) {
+			z++;
+			continue;
+		}
+		sb_addf(sb, "%s%lld", stretches ? ", of " : "; every request of ", sizes[z]);
+		if (end - z > 1)
+			sb_addf(sb, "-%lld", sizes[end - 1]);
+		sb_addf(sb, " pages %s%lld times", stretches ? "" : "retried exactly ", v);
+		across |= end - z > 1;
+		lost += unknown;
+		stretches++;
+		z = end;
+	}
+	if (!stretches)
+		return;
+	if (lost)
+		sb_addf(sb, " (of those the trace kept: it lost %zu request%s' retries)", lost,
+			lost == 1 ? "'s" : "s");
+	sb_addf(sb, ", %s (docs/attribution.md)",
+		across ? "one count whatever the size" : "the same count each time");
+}
+
 /* What one run's finding at one size says. */
 static void size_sentence(long long pages, const struct run_size *r, double omed,
 			  double ofail, double oretries, bool retrying, size_t nothers,
@@ -419,6 +493,7 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 			counter_sentences(ds, r, others, no, kind, f);
 			anon_sentence(ds, r, others, no, kind, f);
 			attr_sentence(ds, r, others, no, kind, f);
+			constant_retries_sentence(ds, r, sizes, nsizes, f);
 			sb_addf(&out, "- %s (%s): %s.\n", ds->runs[r].name, ds->runs[r].section, f->buf);
 			named++;
 			free(others);
