@@ -4,13 +4,13 @@
  * medians, whose busy retries per request are at least 10x the median of
  * theirs and one or more (CMA's slow regime can stay in the tail: a few
  * requests retrying for 0.5 s leave the median alone), or whose failure
- * rate differs from the mean of theirs by 50 points or more. Each is named with what differs from the runs that kept
- * the set-up's regime (in a split, where fewer than two kept it, from the
- * runs that did not leave it the same way): the counters outside their range, the
- * anonymous memory it held, and where its attributed requests' time went.
- * Such runs
- * stay in every test: a regime is part of the answer, not an outlier to
- * drop.
+ * rate differs from the mean of theirs by 50 points or more. Each is named
+ * with what differs from the runs that kept the set-up's regime (in a
+ * split, where fewer than two kept it, from the runs that did not leave it
+ * the same way): the counters outside their range, the anonymous memory it
+ * held, where its attributed requests' time went, and a busy-retry count
+ * its requests all shared. Such runs stay in every test: a regime is part
+ * of the answer, not an outlier to drop.
  */
 #include "report/report-internal.h"
 
@@ -20,11 +20,14 @@
 #define REGIME_POINTS 50.0
 
 /* A run's requests of one size: median user-side latency (us), failures,
- * mean busy retries (NAN when some request's are unknown). */
+ * busy retries (the mean NAN when some request's are unknown; the lowest
+ * and highest of those known). */
 struct run_size {
 	size_t run;
 	double median, fail_pct, retries;
 	size_t n, failed, timed_out;
+	long long rt_min, rt_max;
+	size_t rt_known, rt_unknown;
 };
 
 static bool run_size_of(const struct report_col *c, size_t run, long long pages,
@@ -32,7 +35,6 @@ static bool run_size_of(const struct report_col *c, size_t run, long long pages,
 {
 	struct dvec v = { 0 };
 	double retries = 0;
-	bool retries_known = true;
 
 	memset(out, 0, sizeof(*out));
 	out->run = run;
@@ -42,17 +44,23 @@ static bool run_size_of(const struct report_col *c, size_t run, long long pages,
 		if (a->run != run || a->pages != pages || a->tag[0] || !ds_alloc_met(c->ds, a))
 			continue;
 		dv_add(&v, a->user_ns / 1000.0);
-		if (a->retries == DS_NONE)
-			retries_known = false;
-		else
+		if (a->retries == DS_NONE) {
+			out->rt_unknown++;
+		} else {
 			retries += (double)a->retries;
+			out->rt_min = !out->rt_known || a->retries < out->rt_min ? a->retries
+										  : out->rt_min;
+			out->rt_max = !out->rt_known || a->retries > out->rt_max ? a->retries
+										  : out->rt_max;
+			out->rt_known++;
+		}
 		out->failed += !a->success;
 		out->timed_out += a->timed_out;
 	}
 	out->n = v.n;
 	out->median = dv_median(&v);
 	out->fail_pct = v.n ? 100.0 * out->failed / v.n : NAN;
-	out->retries = v.n && retries_known ? retries / v.n : NAN;
+	out->retries = v.n && !out->rt_unknown ? retries / v.n : NAN;
 	dv_free(&v);
 	return out->n > 0;
 }
@@ -295,29 +303,18 @@ static void attr_sentence(const struct dataset *ds, size_t run, const size_t *ot
  * *known and *unknown count the requests whose retries are known and those
  * the trace lost. A failed request's count is only how many starts there
  * were. */
-static long long size_retries(const struct dataset *ds, size_t run, long long pages,
+static long long size_retries(const struct report_col *c, size_t run, long long pages,
 			      size_t *known, size_t *unknown)
 {
-	long long v = -1;
-	bool same = true;
+	struct run_size rs;
 
-	*known = *unknown = 0;
-	for (size_t i = 0; i < ds->nallocs; i++) {
-		const struct ds_alloc *a = &ds->allocs[i];
-
-		if (a->run != run || a->pages != pages || a->tag[0] || !ds_alloc_met(ds, a))
-			continue;
-		same &= a->success != 0;
-		if (a->retries == DS_NONE) {
-			(*unknown)++;
-			continue;
-		}
-		(*known)++;
-		if (v < 0)
-			v = a->retries;
-		same &= a->retries == v;
+	if (!run_size_of(c, run, pages, &rs)) {
+		*known = *unknown = 0;
+		return -1;
 	}
-	return same ? v : -1;
+	*known = rs.rt_known;
+	*unknown = rs.rt_unknown;
+	return !rs.failed && rs.rt_known && rs.rt_min == rs.rt_max ? rs.rt_min : -1;
 }
 
 /*
@@ -327,7 +324,7 @@ static long long size_retries(const struct dataset *ds, size_t run, long long pa
  * not grow with the size is how one page that would not migrate shows
  * (docs/attribution.md).
  */
-static void constant_retries_sentence(const struct dataset *ds, size_t run,
+static void constant_retries_sentence(const struct report_col *c, size_t run,
 				      const long long *sizes, size_t nsizes, struct strbuf *sb)
 {
 	size_t stretches = 0, lost = 0;
@@ -335,9 +332,9 @@ static void constant_retries_sentence(const struct dataset *ds, size_t run,
 
 	for (size_t z = 0; z < nsizes;) {
 		size_t known, unknown, k2, u2, end = z + 1;
-		long long v = size_retries(ds, run, sizes[z], &known, &unknown);
+		long long v = size_retries(c, run, sizes[z], &known, &unknown);
 
-		while (v > 0 && end < nsizes && size_retries(ds, run, sizes[end], &k2, &u2) == v) {
+		while (v > 0 && end < nsizes && size_retries(c, run, sizes[end], &k2, &u2) == v) {
 			known += k2;
 			unknown += u2;
 			end++;
@@ -493,7 +490,7 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 			counter_sentences(ds, r, others, no, kind, f);
 			anon_sentence(ds, r, others, no, kind, f);
 			attr_sentence(ds, r, others, no, kind, f);
-			constant_retries_sentence(ds, r, sizes, nsizes, f);
+			constant_retries_sentence(&c, r, sizes, nsizes, f);
 			sb_addf(&out, "- %s (%s): %s.\n", ds->runs[r].name, ds->runs[r].section, f->buf);
 			named++;
 			free(others);

@@ -158,7 +158,7 @@ void overall_keep(struct overall *o, size_t index)
 	o->steps[s].seconds = 0;
 }
 
-void overall_print_status(const struct overall *o)
+void overall_print_status(struct overall *o)
 {
 	uint64_t now = now_ns();
 	size_t ndone = 0;

@@ -51,8 +51,9 @@ void overall_end(struct overall *o, enum est_kind k, size_t index, bool counts);
  * of the scaling, no line; overall_print_status then says what is left.
  */
 void overall_keep(struct overall *o, size_t index);
-/* "[cmabench run] 12:03 elapsed; done: ...; ~45:10 left" */
-void overall_print_status(const struct overall *o);
+/* "[cmabench run] 12:03 elapsed; done: ...; ~45:10 left", the running steps'
+ * seconds brought up to now */
+void overall_print_status(struct overall *o);
 void overall_free(struct overall *o);
 
 #endif
