@@ -42,7 +42,8 @@ csv_rows() {
 # alike (tests/data/consoles/atomic-ext4.console). 'cmabench console FILE'
 # prints each counted line as "S line" and each excused report as "A line".
 # no_splat FILE succeeds when FILE has none; splats FILE prints the first
-# few as TAP comments.
+# few as TAP comments. A report a test announced on the line before it
+# provoked it ("expect-splat: WARNING at FUNC") is accepted, once ("X line").
 splat_lines() { "${CMABENCH:?set by make check}" console "$1" 2>/dev/null; }
 no_splat() { [ -r "$1" ] && ! splat_lines "$1" | grep -q '^S '; }
 # the first splats, and the 30 console lines before the first: the console
@@ -54,6 +55,7 @@ splats() {
 	_sf=$(printf '%s\n' "$_sl" | sed -n 's/^S //p' | head -n 1)
 	[ -n "$_sf" ] && grep -m 1 -B 30 -F -- "$_sf" "$1" | sed 's/^/# console: /'
 	printf '%s\n' "$_sl" | sed -n 's/^A /# excused atomic allocation failure: /p' | head -n 5
+	printf '%s\n' "$_sl" | sed -n 's/^X /# announced by its test (expect-splat), accepted: /p' | head -n 5
 	_sf=$(printf '%s\n' "$_sl" | sed -n 's/^A //p' | head -n 1)
 	[ -n "$_sf" ] && grep -m 1 -A 40 -F -- "$_sf" "$1" |
 		sed -n '/Call [Tt]race:/,/<\/TASK>\|Mem-Info:/p' | head -n 40 | sed 's/^/# excused: /'

@@ -73,3 +73,28 @@ printf '[    9.0] list_del corruption. next->prev should be ffff0000, but was de
 check "list corruption counts" judged_bad "$t/list.console"
 printf '[    9.0] cma: Reserved 64 MiB\nfio: BUG: in the job name\n' > "$t/fio.console"
 check "a BUG: in a program's own text does not count" judged_good "$t/fio.console"
+
+# A report a test announced just before provoking it ("expect-splat: "),
+# once: the same WARNING (its function renamed) tagged beforehand
+tagged() {
+	printf '[    9.0]     # %s: expect-splat: WARNING at %s\n' "$1" "$2"
+	sed 's/rcu_check_gp_start_stall\.part\.0/gcma_release_pages/g' "$d/rcu-gp-start-warning.console"
+}
+tagged gcma_test_release_twice gcma_release_pages > "$t/tagged.console"
+check "a WARNING announced by its test is accepted" judged_good "$t/tagged.console"
+check "splats names it as expected" sh -c "'$CMABENCH' console '$t/tagged.console' | grep -q '^X .*WARNING: .* gcma_release_pages+'"
+tagged gcma_test_release_twice gcma_release_range > "$t/other-func.console"
+check "a WARNING in another function than announced counts" judged_bad "$t/other-func.console"
+{ tagged gcma_test_release_twice gcma_release_pages; cat "$d/rcu-gp-start-warning.console"; } > "$t/then.console"
+check "an unannounced WARNING after an accepted one counts" judged_bad "$t/then.console"
+{ tagged t gcma_release_pages; sed 's/rcu_check_gp_start_stall\.part\.0/gcma_release_pages/g' \
+	"$d/rcu-gp-start-warning.console"; } > "$t/twice.console"
+check "one announcement accepts one report, not two" judged_bad "$t/twice.console"
+# an announced report cut short does not hide what comes after it
+{ printf '[    9.0] expect-splat: BUG: KASAN: use-after-free in gcma_test_uaf\n'
+  printf '[    9.1] BUG: KASAN: use-after-free in gcma_test_uaf+0x10/0x20\n'
+  i=0; while [ $i -lt 90 ]; do printf '[    9.2]  frame+0x%x/0x100\n' $i; i=$((i + 1)); done
+  printf '[    9.3] BUG: KASAN: slab-use-after-free in cc_lookup+0x10/0x20\n'; } > "$t/kasan.console"
+check "a report past its announced one's end (80 lines) counts" judged_bad "$t/kasan.console"
+head -n 3 "$t/kasan.console" > "$t/kasan-ok.console"
+check "an announced KASAN report is accepted" judged_good "$t/kasan-ok.console"

@@ -60,7 +60,7 @@ bool ds_run_counts(const struct ds_run *r)
 
 bool ds_status_partial(const char *status)
 {
-	static const char *const early[] = { "timeout", "panic", "crashed", "interrupted" };
+	static const char *const early[] = { "timeout", "hang", "panic", "crashed", "interrupted" };
 
 	for (size_t i = 0; status && i < ARRAY_SIZE(early); i++)
 		if (!strcmp(status, early[i]))

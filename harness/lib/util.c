@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -376,7 +377,7 @@ void fmt_duration(char *buf, size_t len, double seconds)
 
 pid_t spawn_cmd(char *const argv[], const struct spawn_opts *o)
 {
-	int pfd[2] = { -1, -1 }, out = o->out_fd;
+	int pfd[2] = { -1, -1 }, ifd[2] = { -1, -1 }, out = o->out_fd;
 	pid_t pid;
 
 	if (o->pipe_rd) {
@@ -384,12 +385,23 @@ pid_t spawn_cmd(char *const argv[], const struct spawn_opts *o)
 			return -1;
 		out = pfd[1];
 	}
+	if (o->stdin_sock && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ifd)) {
+		if (o->pipe_rd) {
+			close(pfd[0]);
+			close(pfd[1]);
+		}
+		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		if (o->pipe_rd) {
 			close(pfd[0]);
 			close(pfd[1]);
+		}
+		if (o->stdin_sock) {
+			close(ifd[0]);
+			close(ifd[1]);
 		}
 		return -1;
 	}
@@ -400,7 +412,9 @@ pid_t spawn_cmd(char *const argv[], const struct spawn_opts *o)
 			setpgid(0, 0);
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 		}
-		if (devnull >= 0)
+		if (o->stdin_sock)
+			dup2(ifd[0], 0);
+		else if (devnull >= 0)
 			dup2(devnull, 0);
 		if (out >= 0)
 			dup2(out, 1);
@@ -421,6 +435,10 @@ pid_t spawn_cmd(char *const argv[], const struct spawn_opts *o)
 	if (o->pipe_rd) {
 		close(pfd[1]);
 		*o->pipe_rd = pfd[0];
+	}
+	if (o->stdin_sock) {
+		close(ifd[0]);
+		*o->stdin_sock = ifd[1];
 	}
 	return pid;
 }

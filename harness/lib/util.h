@@ -71,6 +71,9 @@ struct spawn_opts {
 	const char *cwd;
 	int out_fd;
 	int *pipe_rd;
+	/* the child's stdin on a socket pair (send with MSG_NOSIGNAL: no SIGPIPE
+	 * once it died), our end here; NULL: /dev/null */
+	int *stdin_sock;
 	bool quiet_err, group;
 };
 pid_t spawn_cmd(char *const argv[], const struct spawn_opts *o);

@@ -29,6 +29,7 @@ const char *console_event_name(enum console_event e);
 struct console_verdict {
 	size_t counted;     /* lines that say the kernel is in trouble */
 	size_t excused;     /* reports of failed atomic allocations outside our code */
+	size_t expected;    /* reports a test tagged beforehand ("expect-splat: "), accepted */
 };
 
 /*
@@ -36,9 +37,11 @@ struct console_verdict {
  * warning, oops, panic or stack dump counts, except the report of a failed
  * atomic allocation (GFP_ATOMIC, GFP_NOWAIT) none of whose frames is
  * cleancache's, GCMA's or CMA's: its caller must cope with failure, and the
- * tests' memory pressure has it happen in writeback on every set-up. Prints
- * "S line" per counted line and "A line" per excused report to out (if not
- * NULL). 0, or -1 if in cannot be read.
+ * tests' memory pressure has it happen in writeback on every set-up; and
+ * the one report a test announced just before provoking it ("expect-splat:
+ * WARNING at FUNC", "expect-splat: BUG: KASAN: KIND in FUNC"), once per
+ * announcement. Prints "S line" per counted line, "A line" per excused
+ * report and "X line" per announced one to out (if not NULL). 0, or -1 if in cannot be read.
  */
 int console_judge(FILE *in, FILE *out, struct console_verdict *v);
 

@@ -502,6 +502,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	}
 	char *disk_opts = disk_qemu_opts(disk_find(s->disk), disk_scale);
 	char *hang_dump = path_join(dir, "hang.txt");
+	char *wd_log = path_join(dir, "watchdog.txt");
 	char *kdir = xstrdup(k->bzimage);
 	char *sysmap;
 
@@ -517,6 +518,8 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		.scratch_opts = disk_opts,
 		.estimate_s = estimate,
 		.hang_dump = hang_dump, .sysmap = sysmap,
+		.silence_s = s->hang_silence, .watchdog_log = wd_log,
+		.scratch_stall = s->scratch_stall && s->scratch_stall[0] ? s->scratch_stall : NULL,
 	};
 	if (arch->device_tree) {
 		/* QEMU's tree for this very machine plus the set-up's reserved-memory node. */
@@ -528,6 +531,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 			sb_free(&errs);
 			free(disk_opts);
 			free(hang_dump);
+			free(wd_log);
 			free(sysmap);
 			status = "setup-failed";
 			goto record;
@@ -547,6 +551,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	vm_run(&vc, &res);
 	free(disk_opts);
 	free(hang_dump);
+	free(wd_log);
 	free(sysmap);
 	status = vm_status_name(res.status);
 	{
@@ -563,8 +568,8 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	}
 	/* Ended before its plan did: the rows its driver wrote (and flushed)
 	 * are on the share; they count, marked partial. */
-	if (res.status == VM_TIMEOUT || res.status == VM_PANIC || res.status == VM_CRASHED ||
-	    res.status == VM_INTERRUPTED)
+	if (res.status == VM_TIMEOUT || res.status == VM_HANG || res.status == VM_PANIC ||
+	    res.status == VM_CRASHED || res.status == VM_INTERRUPTED)
 		json_object_object_add(m, "partial", json_object_new_boolean(1));
 	if (ctx->hooks && ctx->hooks->alloc_counts) {
 		long long rows = 0, failed, timed_out;
@@ -601,6 +606,11 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 
 		print_tail(console, name, 25);
 		free(name);
+		if (res.silence[0]) {
+			err_msg("%s/%s: %s (runs/%s/watchdog.txt; the tasks' stacks are in its "
+				"console.log)", r->scn->name, r->name, res.silence, r->name);
+			json_object_object_add(m, "silence", json_object_new_string(res.silence));
+		}
 		if (res.hang[0]) {
 			err_msg("%s/%s: where the vCPUs were (runs/%s/hang.txt): %s", r->scn->name,
 				r->name, r->name, res.hang);

@@ -3,6 +3,8 @@
 #include "lib/signals.h"
 #include "run/console.h"
 #include "run/hangdump.h"
+#include "run/qmp.h"
+#include "run/watchdog.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +23,7 @@ const char *vm_status_name(enum vm_status s)
 	static const char *const names[] = {
 		[VM_OK] = "ok", [VM_STEP_FAILED] = "step-failed", [VM_OOPS] = "oops",
 		[VM_PANIC] = "panic", [VM_NO_INIT] = "no-init", [VM_TIMEOUT] = "timeout",
+		[VM_HANG] = "hang",
 		[VM_CRASHED] = "crashed", [VM_START_FAILED] = "start-failed",
 		[VM_INTERRUPTED] = "interrupted",
 	};
@@ -69,7 +73,8 @@ void vm_argv(const struct vm_config *c, struct strlist *a)
 	}
 	if (c->scratch_img) {
 		sl_add(a, "-drive");
-		sl_addf(a, "file=%s,format=raw,if=virtio,cache=unsafe%s", c->scratch_img,
+		/* id: QMP's name for it (block_set_io_throttle) */
+		sl_addf(a, "file=%s,format=raw,if=virtio,id=scratch,cache=unsafe%s", c->scratch_img,
 			c->scratch_opts ? c->scratch_opts : "");
 	}
 	if (c->share_dir) {
@@ -79,10 +84,13 @@ void vm_argv(const struct vm_config *c, struct strlist *a)
 	}
 }
 
-/* QEMU in its own process group, its console (stdout and stderr) on a pipe. */
-static pid_t spawn(char *const argv[], int *outfd)
+/*
+ * QEMU in its own process group, its console (stdout and stderr) on a pipe;
+ * with infd, the serial line's input (its stdin) on a socket of ours.
+ */
+static pid_t spawn(char *const argv[], int *outfd, int *infd)
 {
-	struct spawn_opts o = { .out_fd = -1, .pipe_rd = outfd, .group = true };
+	struct spawn_opts o = { .out_fd = -1, .pipe_rd = outfd, .stdin_sock = infd, .group = true };
 
 	return spawn_cmd(argv, &o);
 }
@@ -95,10 +103,45 @@ struct watch {
 	uint64_t deadline;          /* 0: none */
 	char detail[96];
 	bool done, panicked, oopsed, no_init, failed_steps;
+	struct watchdog wd;
+	uint64_t last_output;       /* when the console last printed anything */
+	const char *qmp_sock;
+	bool stalled;
 	int logfd;
 	char line[4096];
 	size_t linelen;
 };
+
+/* The fault scratch-stall asks for: the scratch disk at 1 byte/s, a read that never completes. */
+static void stall_scratch(struct watch *w)
+{
+	struct qmp *q = w->qmp_sock ? qmp_open(w->qmp_sock, 3.0) : NULL;
+	char *ack = q ? qmp_hmp(q, "block_set_io_throttle scratch 1 0 0 0 0 0", -1) : NULL;
+
+	w->stalled = true;
+	if (!ack || ack[0])
+		fprintf(stderr, "cmabench: %s: the scratch disk could not be stalled: %s\n",
+			w->c->label, ack ? ack : "QEMU's monitor did not answer");
+	free(ack);
+	qmp_close(q);
+}
+
+/* The total size of the rows the guest writes on the share: progress when it grows. */
+static long long share_rows_size(const char *share_dir)
+{
+	static const char *const files[] = { "alloc.csv", "guest.log", "steps.csv" };
+	long long sum = 0;
+
+	for (size_t i = 0; share_dir && i < sizeof(files) / sizeof(files[0]); i++) {
+		char *p = path_join(share_dir, files[i]);
+		struct stat st;
+
+		if (!stat(p, &st))
+			sum += st.st_size;
+		free(p);
+	}
+	return sum;
+}
 
 static void on_line(struct watch *w, const char *line)
 {
@@ -149,12 +192,16 @@ static void on_line(struct watch *w, const char *line)
 	case CON_NONE:
 		break;
 	}
+	wd_line(&w->wd, line, now_ns());
+	if (w->c->scratch_stall && !w->stalled && strstr(line, w->c->scratch_stall))
+		stall_scratch(w);
 	if (w->c->line_hook)
 		w->c->line_hook(w->c->line_hook_arg, line);
 }
 
 static void feed(struct watch *w, const char *buf, size_t n)
 {
+	w->last_output = now_ns();
 	if (w->logfd >= 0 && write(w->logfd, buf, n) != (ssize_t)n)
 		w->logfd = -1;
 	for (size_t i = 0; i < n; i++) {
@@ -173,13 +220,36 @@ static void feed(struct watch *w, const char *buf, size_t n)
 	}
 }
 
+/*
+ * The watchdog's turn of the loop: the share's rows looked at every second,
+ * and a silent guest probed (watchdog.h). True once the probe is done: the
+ * guest is hung and has said what it could.
+ */
+static bool watch_progress(struct watch *w, const struct wd_guest *g, uint64_t *files_at)
+{
+	uint64_t now = now_ns();
+
+	if (w->wd.silence_s <= 0)
+		return false;
+	if (w->wd.phase == WD_WATCHING && now > *files_at + 1000000000ull) {
+		*files_at = now;
+		wd_files(&w->wd, share_rows_size(w->c->share_dir), now);
+	}
+	if (w->wd.phase == WD_WATCHING && !wd_silent(&w->wd, now))
+		return false;
+	if (w->wd.phase == WD_WATCHING)
+		progress_update(&w->prog, "no progress: asking the guest for its tasks' stacks", -1);
+	return wd_probe(&w->wd, g, now, w->last_output);
+}
+
 int vm_run(const struct vm_config *c, struct vm_result *r)
 {
 	struct strlist argv = { 0 };
 	struct watch w = { .c = c, .r = r };
-	uint64_t timeout_at;
-	int fd = -1, status = 0;
-	bool exited = false, timed_out = false, stopped = false;
+	uint64_t timeout_at, files_at = 0;
+	int fd = -1, infd = -1, status = 0;
+	bool exited = false, timed_out = false, hung = false;
+	struct wd_guest g = { .serial_in = -1, .serial_id = "serial0" };
 	char *qmp_dir = NULL, *qmp_sock = NULL;
 	pid_t pid;
 
@@ -187,8 +257,8 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 	r->kernel_seconds = r->init_seconds = -1;
 	w.logfd = open(c->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	vm_argv(c, &argv);
-	if (c->hang_dump) {
-		/* A QMP socket, idle unless the timeout fires: not part of the experiment. */
+	if (c->hang_dump || c->silence_s > 0 || c->scratch_stall) {
+		/* A QMP socket, idle unless the timeout or the watchdog fires: not part of the experiment. */
 		qmp_dir = xstrdup("/tmp/cmabench-qmp-XXXXXX");
 		if (mkdtemp(qmp_dir)) {
 			qmp_sock = path_join(qmp_dir, "qmp");
@@ -198,9 +268,13 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 	}
 	snprintf(w.detail, sizeof(w.detail), "starting");
 	progress_begin(&w.prog, c->label, c->estimate_s);
-	w.start = now_ns();
+	w.start = w.last_output = now_ns();
 	timeout_at = w.start + (uint64_t)(c->timeout_s * 1e9);
-	pid = spawn(argv.v, &fd);
+	w.qmp_sock = g.qmp_sock = qmp_sock;
+	wd_init(&w.wd, qmp_sock ? c->silence_s : 0, w.start);
+	g.jiffies_addr = c->silence_s > 0 ? sysmap_symbol(c->sysmap, "jiffies_64") : 0;
+	pid = spawn(argv.v, &fd, c->silence_s > 0 ? &infd : NULL);
+	g.serial_in = infd;
 	sl_free(&argv);
 	if (pid < 0) {
 		r->status = VM_START_FAILED;
@@ -212,6 +286,7 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 			rm_rf(qmp_dir);
 		free(qmp_dir);
 		free(qmp_sock);
+		wd_free(&w.wd);
 		return -1;
 	}
 
@@ -235,6 +310,16 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 			exited = true;
 			break;
 		}
+		if (!w.done && !interrupted() && watch_progress(&w, &g, &files_at)) {
+			hung = true;
+			progress_update(&w.prog, "hang: reading where the vCPUs are", -1);
+			if (qmp_sock)
+				hangdump_write(qmp_sock, c->sysmap, c->hang_dump, r->hang,
+					       sizeof(r->hang));
+			status = stop_child(pid, 2000);
+			exited = true;
+			break;
+		}
 		if (interrupted() || now_ns() > timeout_at || (w.deadline && now_ns() > w.deadline)) {
 			timed_out = now_ns() > timeout_at && !w.done;
 			if (timed_out && !interrupted() && qmp_sock) {
@@ -242,7 +327,6 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 				hangdump_write(qmp_sock, c->sysmap, c->hang_dump, r->hang,
 					       sizeof(r->hang));
 			}
-			stopped = true;
 			status = stop_child(pid, 2000);
 			exited = true;
 			break;
@@ -265,6 +349,16 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 	}
 	if (w.logfd >= 0)
 		close(w.logfd);
+	if (infd >= 0)
+		close(infd);
+	if (hung) {
+		wd_summary(&w.wd, r->silence, sizeof(r->silence));
+		sb_addf(&w.wd.log, "# summary: %s\n# vCPUs (hang.txt): %s\n", r->silence,
+			r->hang[0] ? r->hang : "not read");
+		if (c->watchdog_log)
+			write_file(c->watchdog_log, w.wd.log.buf, w.wd.log.len);
+	}
+	wd_free(&w.wd);
 	if (qmp_dir) {
 		rm_rf(qmp_dir);
 		free(qmp_dir);
@@ -281,13 +375,14 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 		r->status = VM_NO_INIT;
 	else if (w.oopsed)
 		r->status = VM_OOPS;
+	else if (hung)
+		r->status = VM_HANG;
 	else if (timed_out)
 		r->status = VM_TIMEOUT;
 	else if (!w.done)
 		r->status = VM_CRASHED;
 	else
 		r->status = w.failed_steps ? VM_STEP_FAILED : VM_OK;
-	(void)stopped;
 	progress_end(&w.prog, vm_status_name(r->status));
 	return r->status == VM_OK ? 0 : -1;
 }
@@ -313,7 +408,7 @@ bool vm_probe_kvm(const char *qemu, const struct cmb_arch *arch, const char *ker
 		return false;
 	}
 	vm_argv(&c, &argv);
-	pid = spawn(argv.v, &fd);
+	pid = spawn(argv.v, &fd, NULL);
 	sl_free(&argv);
 	free(cmdline);
 	if (pid < 0)

@@ -30,6 +30,17 @@ struct vm_config {
 	/* On timeout, where the vCPUs were is written here (hangdump.c), or NULL. */
 	const char *hang_dump;
 	const char *sysmap;         /* the kernel's System.map, naming the addresses */
+	/*
+	 * The progress watchdog (watchdog.h): a guest silent this long is asked
+	 * for its tasks' stacks, what it did is written to watchdog_log, and
+	 * the run ends as VM_HANG. 0: none.
+	 */
+	double silence_s;
+	const char *watchdog_log;
+	/* A fault to inject: when a console line holds this text, the scratch
+	 * disk is throttled to 1 byte/s through QMP (a read that never
+	 * completes). NULL: none. */
+	const char *scratch_stall;
 	const char *label;          /* progress line */
 	double estimate_s;
 	/* Called with each console line as it comes (calibrate.c's rounds), or NULL. */
@@ -44,6 +55,7 @@ enum vm_status {
 	VM_PANIC,
 	VM_NO_INIT,
 	VM_TIMEOUT,
+	VM_HANG,            /* no progress for the watchdog's bound: stacks asked for, stopped */
 	VM_CRASHED,         /* QEMU ended without our init's done marker */
 	VM_START_FAILED,
 	VM_INTERRUPTED,
@@ -56,7 +68,8 @@ struct vm_result {
 	double init_seconds;        /* QEMU start to our init; <0 unseen */
 	int warnings;
 	char problem[256];          /* first panic/oops line */
-	char hang[512];             /* on timeout: where each vCPU was, or "" */
+	char hang[512];             /* on timeout or hang: where each vCPU was, or "" */
+	char silence[256];          /* on hang: the watchdog's summary (watchdog.h) */
 	int qemu_exit;
 };
 

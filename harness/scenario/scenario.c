@@ -102,6 +102,21 @@ static const struct key_def keys[] = {
 		  "MiB/s and its runtime, each request at its `alloc-timeout` (60 s if none) with its "
 		  "interval and hold, 10 min for a `job` or `script`; plus 25% and 60 s). "
 		  "`cmabench plan` prints it" },
+	{ "hang-silence", K_HANG_SILENCE, T_DURATION0, OFF(hang_silence), .def = "60s",
+	  .help = "the progress watchdog's bound: a guest whose programs show no progress this "
+		  "long (no line of our init, no heartbeat whose CPU or I/O numbers moved, no row "
+		  "on the share; kernel messages do not count) is asked from the host what its "
+		  "tasks wait on (a break on the serial line, sysrq 9, t and w, with the kernel's "
+		  "jiffies read through QMP before and after: do timers run?), its vCPUs sampled "
+		  "as at `timeout`, and the run ends as `hang`, `partial`, rows kept, within 2 "
+		  "minutes of its last progress; what the watchdog did is in the run's "
+		  "`watchdog.txt`, the stacks in its `console.log`. Each step beats every 20 s "
+		  "(`workloads/guest/heartbeat.c`, one sleeping process, the same in every "
+		  "set-up). `0`: no watchdog, only `timeout`" },
+	{ "scratch-stall", K_SCRATCH_STALL, T_STRING, OFF(scratch_stall), .form = "text",
+	  .help = "a fault to inject (the watchdog's test): when a console line contains this "
+		  "text, the scratch disk is throttled to 1 byte/s through QMP, so that a read "
+		  "from it never completes; empty: none" },
 	{ "baseline", K_BASELINE, T_STRING, OFF(baseline), .form = "section",
 	  .help = "the section the report compares the others with (`cmabench report --baseline` "
 		  "overrides it); default: the first section that allocated, else the first "
@@ -1002,6 +1017,19 @@ static int validate(const char *path, struct run_spec *r, const struct scn_ctx *
 			verr(errs, path, r, K_FILL, "needs a scratch disk of %llu MiB (a fill file of "
 			     "1.5 x memory, the fio files, 64 MiB spare), not %llu MiB",
 			     (unsigned long long)need, (unsigned long long)(r->scratch >> 20));
+	}
+	if (r->hang_silence > 0 && r->hang_silence < 30)
+		verr(errs, path, r, K_HANG_SILENCE, "below 30s: a step beats only every 20 s");
+	else if (r->hang_silence > 0) {
+		/* a planned idle stretch (a guest asleep on purpose) must fit in the bound */
+		double idle = r->warmup, gap = r->alloc_interval + r->alloc_jitter + r->alloc_hold;
+
+		idle = gap > idle ? gap : idle;
+		idle = r->alloc_start > idle ? r->alloc_start : idle;
+		if (r->hang_silence < idle + 20)
+			verr(errs, path, r, K_HANG_SILENCE, "%.0fs is within 20 s of the plan's "
+			     "longest planned pause (%.0fs: warmup, alloc-interval + jitter + hold, "
+			     "alloc-start); raise it or set 0", r->hang_silence, idle);
 	}
 	if (r->timeout_key > 0 && r->timeout_key < 10)
 		verr(errs, path, r, K_TIMEOUT, "below 10s cannot even boot a guest");

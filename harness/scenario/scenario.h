@@ -32,6 +32,7 @@ enum scn_key {
 	K_ALLOC_TIMEOUT, K_PRIMARY, K_ORDER_SEED, K_ALLOC_REFILL, K_SWAP, K_SWAP_DEVICE,
 	K_BUILD_HEADERS, K_BUILD_INCLUDES, K_ALLOC_PASSES, K_ALLOC_START,
 	K_APP_COUNT, K_APP_CODE, K_APP_ASSETS, K_APP_HEAP, K_APP_LAUNCHES, K_APP_KEEP, K_APP_DWELL,
+	K_HANG_SILENCE, K_SCRATCH_STALL,
 	K__COUNT
 };
 
@@ -46,6 +47,8 @@ struct run_spec {
 	long cpus;
 	double timeout;         /* seconds: the key's value, else derived from the plan */
 	double timeout_key;     /* the key's value; 0: derive it (scenario_derived_timeout) */
+	double hang_silence;    /* seconds without progress that make a hang; 0: no watchdog */
+	char *scratch_stall;    /* console text on which the scratch disk stalls (a fault), or NULL */
 	long repeat;
 	uint64_t scratch;       /* bytes */
 	char *fio;              /* job file under workloads/fio, or NULL */

@@ -1,0 +1,215 @@
+#include "run/watchdog.h"
+#include "run/qmp.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NS 1000000000ull
+/* A sysrq dump is over when the console has been quiet this long ... */
+#define QUIET_NS (3 * NS)
+/* ... or at these caps, so that a hang ends within 2 min of its last progress. */
+#define TASKS_CAP_NS (25 * NS)
+#define BLOCKED_CAP_NS (15 * NS)
+#define MIN_PHASE_NS (2 * NS)
+
+void wd_init(struct watchdog *w, double silence_s, uint64_t now)
+{
+	memset(w, 0, sizeof(*w));
+	w->silence_s = silence_s;
+	w->last_progress = now;
+	w->files_size = -1;
+	snprintf(w->last_what, sizeof(w->last_what), "QEMU started");
+}
+
+void wd_free(struct watchdog *w)
+{
+	sb_free(&w->log);
+}
+
+static void progress(struct watchdog *w, uint64_t now, const char *what)
+{
+	w->last_progress = now;
+	snprintf(w->last_what, sizeof(w->last_what), "%s", what);
+}
+
+bool wd_line(struct watchdog *w, const char *line, uint64_t now)
+{
+	const char *beat = strstr(line, "cmabench-heartbeat: ");
+
+	if (beat) {
+		char step[64] = "", nums[64] = "";
+
+		/* "STEP cpu=N io=N": progress when the numbers moved */
+		if (sscanf(beat + 20, "%63s %63[^\n]", step, nums) < 1)
+			return false;
+		if (!strcmp(step, w->beat_step) && !strcmp(nums, w->beat_nums))
+			return false;
+		snprintf(w->beat_step, sizeof(w->beat_step), "%s", step);
+		snprintf(w->beat_nums, sizeof(w->beat_nums), "%s", nums);
+		progress(w, now, beat);
+		return true;
+	}
+	if (strstr(line, "cmabench-init: start"))
+		w->init_seen = true;
+	if (w->init_seen && !strstr(line, "cmabench-"))
+		return false;
+	progress(w, now, line);
+	return true;
+}
+
+bool wd_files(struct watchdog *w, long long size, uint64_t now)
+{
+	bool moved = w->files_size >= 0 && size != w->files_size;
+
+	w->files_size = size;
+	if (moved)
+		progress(w, now, "a row on the share (alloc.csv, guest.log or steps.csv)");
+	return moved;
+}
+
+bool wd_silent(const struct watchdog *w, uint64_t now)
+{
+	/* armed once our init runs: a boot (KUnit suites under KASAN, a quiet
+	 * console) is the VM timeout's */
+	return w->silence_s > 0 && w->phase == WD_WATCHING && w->init_seen &&
+	       now > w->last_progress + (uint64_t)(w->silence_s * 1e9);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&t, NULL);
+}
+
+static void read_jiffies(struct watchdog *w, struct qmp *q, const struct wd_guest *g,
+			 uint64_t now)
+{
+	char cmd[64];
+	char *text, *colon;
+
+	if (w->njiffies == WD_JIFFIES_SAMPLES)
+		return;
+	int i = w->njiffies++;
+
+	w->jiffies[i].host_s = (now - w->silent_at) / 1e9;
+	if (!q || !g->jiffies_addr) {
+		sb_addf(&w->log, "jiffies at +%.1f s: not read (%s)\n", w->jiffies[i].host_s,
+			q ? "no jiffies_64 in System.map" : "QEMU's monitor did not answer");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "x/1gx 0x%" PRIx64, g->jiffies_addr);
+	text = qmp_hmp(q, cmd, -1);
+	colon = text ? strchr(text, ':') : NULL;
+	if (colon) {
+		w->jiffies[i].jiffies = strtoull(colon + 1, NULL, 16);
+		w->jiffies[i].ok = true;
+		sb_addf(&w->log, "jiffies at +%.1f s: %llu\n", w->jiffies[i].host_s,
+			w->jiffies[i].jiffies);
+	} else {
+		sb_addf(&w->log, "jiffies at +%.1f s: not read (%s)\n", w->jiffies[i].host_s,
+			text ? text : "no answer");
+	}
+	free(text);
+}
+
+/* A break on the serial line, then the key: the kernel's sysrq KEY. */
+static void sysrq(struct watchdog *w, struct qmp *q, const struct wd_guest *g, char key,
+		  uint64_t now)
+{
+	char cmd[64];
+	char *ack;
+
+	if (!q || g->serial_in < 0) {
+		sb_addf(&w->log, "sysrq %c at +%.1f s: not sent (%s)\n", key,
+			(now - w->silent_at) / 1e9,
+			q ? "no serial input" : "QEMU's monitor did not answer");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "chardev-send-break %s", g->serial_id);
+	ack = qmp_hmp(q, cmd, -1);
+	/* the break is the 8250's/PL011's interrupt; the key must come after it */
+	sleep_ms(100);
+	if (!ack || send(g->serial_in, &key, 1, MSG_NOSIGNAL) != 1)
+		sb_addf(&w->log, "sysrq %c at +%.1f s: %s\n", key, (now - w->silent_at) / 1e9,
+			ack ? "the key could not be written" : "the break was not sent");
+	else
+		sb_addf(&w->log, "sysrq %c at +%.1f s: sent\n", key, (now - w->silent_at) / 1e9);
+	free(ack);
+}
+
+bool wd_probe(struct watchdog *w, const struct wd_guest *g, uint64_t now, uint64_t last_output)
+{
+	struct qmp *q;
+	bool quiet = now > last_output + QUIET_NS && now > w->phase_at + MIN_PHASE_NS;
+
+	if (w->phase == WD_DONE)
+		return true;
+	if (w->phase == WD_ASKED_TASKS && !quiet && now < w->phase_at + TASKS_CAP_NS)
+		return false;
+	if (w->phase == WD_ASKED_BLOCKED && !quiet && now < w->phase_at + BLOCKED_CAP_NS)
+		return false;
+	q = g->qmp_sock ? qmp_open(g->qmp_sock, 3.0) : NULL;
+	switch (w->phase) {
+	case WD_WATCHING:
+		w->silent_at = now;
+		sb_addf(&w->log, "# The guest made no progress for %.0f s (the watchdog's bound).\n"
+			"# Last progress %.1f s before: %s\n", w->silence_s,
+			(now - w->last_progress) / 1e9, w->last_what);
+		read_jiffies(w, q, g, now);
+		/* every level to the console: the task dump prints at KERN_INFO */
+		sysrq(w, q, g, '9', now);
+		sysrq(w, q, g, 't', now);
+		w->phase = WD_ASKED_TASKS;
+		break;
+	case WD_ASKED_TASKS:
+		read_jiffies(w, q, g, now);
+		sysrq(w, q, g, 'w', now);
+		w->phase = WD_ASKED_BLOCKED;
+		break;
+	default:
+		read_jiffies(w, q, g, now);
+		w->phase = WD_DONE;
+		break;
+	}
+	qmp_close(q);
+	w->phase_at = now;
+	return w->phase == WD_DONE;
+}
+
+void wd_summary(const struct watchdog *w, char *buf, size_t len)
+{
+	const struct wd_jiffies *a = &w->jiffies[0], *b = &w->jiffies[w->njiffies ? w->njiffies - 1 : 0];
+	char timers[128] = "jiffies not read";
+
+	if (w->njiffies >= 2 && a->ok && b->ok && b->host_s > a->host_s)
+		snprintf(timers, sizeof(timers), "jiffies +%llu in %.1f s (timers %s)",
+			 b->jiffies - a->jiffies, b->host_s - a->host_s,
+			 b->jiffies > a->jiffies ? "running" : "stopped");
+	snprintf(buf, len, "no progress for %.0f s (last: %.60s); %s", w->silence_s,
+		 w->last_what, timers);
+}
+
+uint64_t sysmap_symbol(const char *sysmap, const char *name)
+{
+	FILE *f = sysmap ? fopen(sysmap, "r") : NULL;
+	char line[512];
+	uint64_t addr = 0;
+
+	if (!f)
+		return 0;
+	while (!addr && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char type, sym[256];
+
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3 && !strcmp(sym, name))
+			addr = a;
+	}
+	fclose(f);
+	return addr;
+}

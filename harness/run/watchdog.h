@@ -1,0 +1,84 @@
+/*
+ * The progress watchdog of a running guest, armed when our init starts (a
+ * boot, KUnit suites under KASAN behind a quiet console, is the VM
+ * timeout's). Progress is what the guest's own programs do: our init's
+ * lines (steps begin and end, backgrounds),
+ * a heartbeat whose numbers moved (workloads/guest/heartbeat.c: a step
+ * beats every 20 s with its tasks' CPU time and the disks' completed I/Os),
+ * and the growth of the rows the guest writes on the share (alloc.csv,
+ * guest.log, steps.csv). Kernel messages are not progress: a hung-task
+ * report every two minutes must not keep a hang alive.
+ *
+ * A guest silent for the bound is asked, from the host and not by a guest
+ * timer (a hang may have stopped them), what its tasks wait on: a break on
+ * the serial line and sysrq 9 (every message to the console), t (every
+ * task's stack) and w (the blocked ones), and the kernel's jiffies read
+ * through QEMU's monitor at the start, after t and after w (do timers run?).
+ * The run then ends as a hang with its rows kept.
+ */
+#ifndef CMB_WATCHDOG_H
+#define CMB_WATCHDOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/util.h"
+
+#define WD_JIFFIES_SAMPLES 3
+
+enum wd_phase {
+	WD_WATCHING,
+	WD_ASKED_TASKS,     /* sysrq t sent: waiting for the console to go quiet */
+	WD_ASKED_BLOCKED,   /* sysrq w sent */
+	WD_DONE,            /* the guest has said what it could: stop it */
+};
+
+struct watchdog {
+	double silence_s;           /* 0: no watchdog */
+	bool init_seen;
+	uint64_t last_progress;     /* ns (now_ns()) */
+	char last_what[160];        /* what that progress was */
+	char beat_step[64], beat_nums[64];
+	long long files_size;       /* the share's rows, -1 before the first look */
+	/* the probe of a silent guest */
+	enum wd_phase phase;
+	uint64_t phase_at, silent_at;
+	struct wd_jiffies {
+		double host_s;          /* seconds since the silence was found */
+		unsigned long long jiffies;
+		bool ok;
+	} jiffies[WD_JIFFIES_SAMPLES];
+	int njiffies;
+	struct strbuf log;          /* what the probe did, for the run's watchdog.txt */
+};
+
+void wd_init(struct watchdog *w, double silence_s, uint64_t now);
+void wd_free(struct watchdog *w);
+/* One console line; true when it was progress (then noted as the last). */
+bool wd_line(struct watchdog *w, const char *line, uint64_t now);
+/* The total size of the share's row files; progress when it changed. */
+bool wd_files(struct watchdog *w, long long size, uint64_t now);
+/* Whether the guest has been silent for its bound (never with silence_s 0). */
+bool wd_silent(const struct watchdog *w, uint64_t now);
+
+/* How the probe reaches the guest: QMP's socket, QEMU's stdin (the serial line's input). */
+struct wd_guest {
+	const char *qmp_sock;
+	int serial_in;              /* -1: none */
+	uint64_t jiffies_addr;      /* 0: not known (no System.map) */
+	const char *serial_id;      /* the serial chardev's id: "serial0" */
+};
+
+/*
+ * Advances the probe of a silent guest; last_output is when the console
+ * last printed anything (the sysrq dumps take seconds to drain). Returns
+ * true once the probe is done (WD_DONE).
+ */
+bool wd_probe(struct watchdog *w, const struct wd_guest *g, uint64_t now, uint64_t last_output);
+/* One line for the log and metadata: the silence, what came last, the jiffies. */
+void wd_summary(const struct watchdog *w, char *buf, size_t len);
+
+/* The address of a data symbol of a System.map (e.g. jiffies_64), 0 if absent. */
+uint64_t sysmap_symbol(const char *sysmap, const char *name);
+
+#endif

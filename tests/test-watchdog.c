@@ -1,0 +1,155 @@
+/* The progress watchdog's judgement of a guest's console and share (watchdog.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "run/watchdog.h"
+
+#define S 1000000000ull
+
+/* A watchdog of 60 s past our init's start at t = 1 s. */
+static void started(struct watchdog *w)
+{
+	wd_init(w, 60, 0);
+	assert_true(wd_line(w, "cmabench-init: start uptime=2.1", 1 * S));
+}
+
+static void boot_lines_count_until_init(void **state)
+{
+	struct watchdog w;
+
+	(void)state;
+	wd_init(&w, 60, 0);
+	assert_true(wd_line(&w, "[    0.000000] Linux version 6.12.48", 1 * S));
+	/* not armed before init: a quiet boot is the VM timeout's */
+	assert_false(wd_silent(&w, 500 * S));
+	assert_true(wd_line(&w, "cmabench-init: start uptime=2.1", 501 * S));
+	assert_false(wd_line(&w, "[  120.1] INFO: task stale-read:81 blocked for more than 120 seconds.",
+			     502 * S));
+	assert_false(wd_silent(&w, 560 * S));
+	assert_true(wd_silent(&w, 562 * S));
+	wd_free(&w);
+}
+
+static void beats_count_only_when_their_numbers_move(void **state)
+{
+	struct watchdog w;
+
+	(void)state;
+	started(&w);
+	assert_true(wd_line(&w, "cmabench-step: begin script-stale-read", 2 * S));
+	assert_true(wd_line(&w, "cmabench-heartbeat: script-stale-read cpu=100 io=7", 22 * S));
+	assert_false(wd_line(&w, "cmabench-heartbeat: script-stale-read cpu=100 io=7", 42 * S));
+	assert_false(wd_line(&w, "cmabench-heartbeat: script-stale-read cpu=100 io=7", 62 * S));
+	assert_false(wd_silent(&w, 81 * S));
+	assert_true(wd_silent(&w, 83 * S));
+	assert_non_null(strstr(w.last_what, "cpu=100 io=7"));
+	/* a beat with new numbers, or of another step, is progress */
+	assert_true(wd_line(&w, "cmabench-heartbeat: script-stale-read cpu=100 io=8", 84 * S));
+	assert_true(wd_line(&w, "cmabench-heartbeat: alloc cpu=100 io=8", 85 * S));
+	assert_false(wd_silent(&w, 140 * S));
+	wd_free(&w);
+}
+
+static void share_rows_are_progress(void **state)
+{
+	struct watchdog w;
+
+	(void)state;
+	started(&w);
+	assert_false(wd_files(&w, 100, 2 * S));  /* the first look sets the base */
+	assert_false(wd_files(&w, 100, 50 * S));
+	assert_true(wd_files(&w, 180, 55 * S));
+	assert_false(wd_silent(&w, 110 * S));
+	assert_true(wd_silent(&w, 116 * S));
+	wd_free(&w);
+}
+
+static void no_bound_no_watchdog(void **state)
+{
+	struct watchdog w;
+
+	(void)state;
+	wd_init(&w, 0, 0);
+	wd_line(&w, "cmabench-init: start uptime=2.1", 1 * S);
+	assert_false(wd_silent(&w, 100000 * S));
+	wd_free(&w);
+}
+
+/* Without QEMU the probe still runs its course and says what it could not do. */
+static void probe_without_qemu_ends_and_says_why(void **state)
+{
+	struct watchdog w;
+	struct wd_guest g = { .serial_in = -1, .serial_id = "serial0" };
+	char sum[256];
+
+	(void)state;
+	started(&w);
+	assert_true(wd_silent(&w, 70 * S));
+	assert_false(wd_probe(&w, &g, 70 * S, 69 * S));
+	assert_int_equal(w.phase, WD_ASKED_TASKS);
+	/* the task dump still printing: wait for quiet */
+	assert_false(wd_probe(&w, &g, 74 * S, 73 * S));
+	assert_int_equal(w.phase, WD_ASKED_TASKS);
+	assert_false(wd_probe(&w, &g, 77 * S, 73 * S));
+	assert_int_equal(w.phase, WD_ASKED_BLOCKED);
+	/* a console that never goes quiet meets the cap */
+	assert_false(wd_probe(&w, &g, 91 * S, 91 * S));
+	assert_true(wd_probe(&w, &g, 93 * S, 93 * S));
+	assert_int_equal(w.njiffies, 3);
+	assert_non_null(strstr(w.log.buf, "sysrq t at +0.0 s: not sent"));
+	assert_non_null(strstr(w.log.buf, "jiffies at +7.0 s: not read"));
+	wd_summary(&w, sum, sizeof(sum));
+	assert_non_null(strstr(sum, "no progress for 60 s (last: cmabench-init: start"));
+	assert_non_null(strstr(sum, "jiffies not read"));
+	wd_free(&w);
+}
+
+static void timers_stopped_or_running(void **state)
+{
+	struct watchdog w;
+	char sum[256];
+
+	(void)state;
+	started(&w);
+	w.njiffies = 3;
+	w.jiffies[0] = (struct wd_jiffies){ 0.0, 4295000000ull, true };
+	w.jiffies[2] = (struct wd_jiffies){ 20.0, 4295000000ull, true };
+	wd_summary(&w, sum, sizeof(sum));
+	assert_non_null(strstr(sum, "jiffies +0 in 20.0 s (timers stopped)"));
+	w.jiffies[2].jiffies += 5000;
+	wd_summary(&w, sum, sizeof(sum));
+	assert_non_null(strstr(sum, "jiffies +5000 in 20.0 s (timers running)"));
+	wd_free(&w);
+}
+
+static void jiffies_address_from_system_map(void **state)
+{
+	char *map = xasprintf("%s/hangdump/System.map", TEST_DATA);
+
+	(void)state;
+	assert_true(sysmap_symbol(map, "jiffies_64") == 0xffffffff82605000ull);
+	assert_true(sysmap_symbol(map, "no_such_symbol") == 0);
+	assert_true(sysmap_symbol("/nonexistent/System.map", "jiffies_64") == 0);
+	free(map);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(boot_lines_count_until_init),
+		cmocka_unit_test(beats_count_only_when_their_numbers_move),
+		cmocka_unit_test(share_rows_are_progress),
+		cmocka_unit_test(no_bound_no_watchdog),
+		cmocka_unit_test(probe_without_qemu_ends_and_says_why),
+		cmocka_unit_test(timers_stopped_or_running),
+		cmocka_unit_test(jiffies_address_from_system_map),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
