@@ -15,7 +15,7 @@
 /* ... or at these caps, so that a hang ends within 2 min of its last progress. */
 #define TASKS_CAP_NS (25 * NS)
 #define BLOCKED_CAP_NS (15 * NS)
-#define MIN_PHASE_NS (2 * NS)
+#define MIN_PHASE_NS (1 * NS)
 
 void wd_init(struct watchdog *w, double silence_s, uint64_t now)
 {
@@ -40,6 +40,10 @@ static void progress(struct watchdog *w, uint64_t now, const char *what)
 bool wd_line(struct watchdog *w, const char *line, uint64_t now)
 {
 	const char *beat = strstr(line, "cmabench-heartbeat: ");
+
+	/* the header of a sysrq the probe asked for: its answer */
+	if (strstr(line, "sysrq: "))
+		w->sysrq_lines++;
 
 	if (beat) {
 		char step[64] = "", nums[64] = "";
@@ -118,67 +122,118 @@ static void read_jiffies(struct watchdog *w, struct qmp *q, const struct wd_gues
 	free(text);
 }
 
-/* A break on the serial line, then the key: the kernel's sysrq KEY. */
-static void sysrq(struct watchdog *w, struct qmp *q, const struct wd_guest *g, char key,
+/* A break on the serial line, then the key: the kernel's sysrq KEY; false if not sent. */
+static bool sysrq(struct watchdog *w, struct qmp *q, const struct wd_guest *g, char key,
 		  uint64_t now)
 {
 	char cmd[64];
 	char *ack;
+	bool sent = false;
 
+	if (g->send_sysrq) {
+		sent = g->send_sysrq(g->send_arg, key);
+		sb_addf(&w->log, "sysrq %c at +%.1f s: %s (try %d)\n", key,
+			(now - w->silent_at) / 1e9, sent ? "sent" : "not sent", w->tries);
+		return sent;
+	}
 	if (!q || g->serial_in < 0) {
 		sb_addf(&w->log, "sysrq %c at +%.1f s: not sent (%s)\n", key,
 			(now - w->silent_at) / 1e9,
 			q ? "no serial input" : "QEMU's monitor did not answer");
-		return;
+		return false;
 	}
 	snprintf(cmd, sizeof(cmd), "chardev-send-break %s", g->serial_id);
 	ack = qmp_hmp(q, cmd, -1);
 	/* the break is the 8250's/PL011's interrupt; the key must come after it */
-	sleep_ms(100);
-	if (!ack || send(g->serial_in, &key, 1, MSG_NOSIGNAL) != 1)
+	sleep_ms(200);
+	if (!ack || send(g->serial_in, &key, 1, MSG_NOSIGNAL) != 1) {
 		sb_addf(&w->log, "sysrq %c at +%.1f s: %s\n", key, (now - w->silent_at) / 1e9,
 			ack ? "the key could not be written" : "the break was not sent");
-	else
-		sb_addf(&w->log, "sysrq %c at +%.1f s: sent\n", key, (now - w->silent_at) / 1e9);
+	} else {
+		sb_addf(&w->log, "sysrq %c at +%.1f s: sent (try %d)\n", key,
+			(now - w->silent_at) / 1e9, w->tries);
+		sent = true;
+	}
 	free(ack);
+	return sent;
+}
+
+static const char wd_keys[] = "9tw";
+#define ANSWER_NS (2 * NS)
+#define MAX_TRIES 3
+
+/* Sends the current key (a new try); false when it could not be sent. */
+static bool ask(struct watchdog *w, struct qmp *q, const struct wd_guest *g, uint64_t now)
+{
+	w->tries++;
+	w->answered = false;
+	w->sent_at = now;
+	w->sysrq_lines_at_send = w->sysrq_lines;
+	return sysrq(w, q, g, wd_keys[w->key], now);
+}
+
+/* On to the next key, a jiffies sample after each dump (t, w); done after the last. */
+static void next_key(struct watchdog *w, struct qmp *q, const struct wd_guest *g, uint64_t now)
+{
+	if (wd_keys[w->key] != '9')
+		read_jiffies(w, q, g, now);
+	w->key++;
+	w->tries = 0;
+	w->key_at = now;
+	if (!wd_keys[w->key])
+		w->phase = WD_DONE;
+}
+
+/* What the current key is waiting for; true when it is time to act. */
+static bool key_due(const struct watchdog *w, uint64_t now, uint64_t last_output)
+{
+	char k = wd_keys[w->key];
+	uint64_t cap = k == 't' ? TASKS_CAP_NS : BLOCKED_CAP_NS;
+
+	if (!w->answered)
+		return w->sysrq_lines > w->sysrq_lines_at_send || now > w->sent_at + ANSWER_NS;
+	if (k == '9')
+		return true;
+	return (now > last_output + QUIET_NS && now > w->answered_at + MIN_PHASE_NS) ||
+	       now > w->key_at + cap;
 }
 
 bool wd_probe(struct watchdog *w, const struct wd_guest *g, uint64_t now, uint64_t last_output)
 {
 	struct qmp *q;
-	bool quiet = now > last_output + QUIET_NS && now > w->phase_at + MIN_PHASE_NS;
 
 	if (w->phase == WD_DONE)
 		return true;
-	if (w->phase == WD_ASKED_TASKS && !quiet && now < w->phase_at + TASKS_CAP_NS)
-		return false;
-	if (w->phase == WD_ASKED_BLOCKED && !quiet && now < w->phase_at + BLOCKED_CAP_NS)
+	if (w->phase == WD_ASKING && !key_due(w, now, last_output))
 		return false;
 	q = g->qmp_sock ? qmp_open(g->qmp_sock, 3.0) : NULL;
-	switch (w->phase) {
-	case WD_WATCHING:
-		w->silent_at = now;
+	if (w->phase == WD_WATCHING) {
+		w->silent_at = w->key_at = now;
 		sb_addf(&w->log, "# The guest made no progress for %.0f s (the watchdog's bound).\n"
 			"# Last progress %.1f s before: %s\n", w->silence_s,
 			(now - w->last_progress) / 1e9, w->last_what);
 		read_jiffies(w, q, g, now);
-		/* every level to the console: the task dump prints at KERN_INFO */
-		sysrq(w, q, g, '9', now);
-		sysrq(w, q, g, 't', now);
-		w->phase = WD_ASKED_TASKS;
-		break;
-	case WD_ASKED_TASKS:
-		read_jiffies(w, q, g, now);
-		sysrq(w, q, g, 'w', now);
-		w->phase = WD_ASKED_BLOCKED;
-		break;
-	default:
-		read_jiffies(w, q, g, now);
-		w->phase = WD_DONE;
-		break;
+		w->phase = WD_ASKING;
+		/* 9: every level to the console (the task dump prints at KERN_INFO) */
+		while (w->phase == WD_ASKING && !ask(w, q, g, now))
+			next_key(w, q, g, now);
+	} else if (!w->answered && w->sysrq_lines > w->sysrq_lines_at_send) {
+		w->answered = true;
+		w->answered_at = now;
+		sb_addf(&w->log, "sysrq %c: answered at +%.1f s\n", wd_keys[w->key],
+			(now - w->silent_at) / 1e9);
+	} else if (!w->answered && w->tries < MAX_TRIES) {
+		if (!ask(w, q, g, now))
+			next_key(w, q, g, now);
+	} else {
+		if (!w->answered)
+			sb_addf(&w->log, "sysrq %c: no answer after %d tries\n", wd_keys[w->key],
+				w->tries);
+		next_key(w, q, g, now);
+		while (w->phase == WD_ASKING && !ask(w, q, g, now))
+			next_key(w, q, g, now);
 	}
 	qmp_close(q);
-	w->phase_at = now;
 	return w->phase == WD_DONE;
 }
 

@@ -28,8 +28,7 @@
 
 enum wd_phase {
 	WD_WATCHING,
-	WD_ASKED_TASKS,     /* sysrq t sent: waiting for the console to go quiet */
-	WD_ASKED_BLOCKED,   /* sysrq w sent */
+	WD_ASKING,          /* sysrq keys sent one by one ("9tw"), each till answered */
 	WD_DONE,            /* the guest has said what it could: stop it */
 };
 
@@ -42,7 +41,17 @@ struct watchdog {
 	long long files_size;       /* the share's rows, -1 before the first look */
 	/* the probe of a silent guest */
 	enum wd_phase phase;
-	uint64_t phase_at, silent_at;
+	uint64_t silent_at;
+	/*
+	 * The key being asked: sent (a break, then the key), resent when the
+	 * guest printed no "sysrq: " header within 2 s (a break that comes to
+	 * a vCPU idle for a minute may be taken for a plain NUL), at most 3
+	 * times; once answered, the dump is over when the console is quiet.
+	 */
+	int key, tries;
+	bool answered;
+	uint64_t sent_at, answered_at, key_at;
+	unsigned long sysrq_lines, sysrq_lines_at_send;
 	struct wd_jiffies {
 		double host_s;          /* seconds since the silence was found */
 		unsigned long long jiffies;
@@ -67,6 +76,9 @@ struct wd_guest {
 	int serial_in;              /* -1: none */
 	uint64_t jiffies_addr;      /* 0: not known (no System.map) */
 	const char *serial_id;      /* the serial chardev's id: "serial0" */
+	/* Instead of QMP and serial_in (the unit tests): sends a sysrq key, true if sent. */
+	bool (*send_sysrq)(void *arg, char key);
+	void *send_arg;
 };
 
 /*
