@@ -1,21 +1,27 @@
 #!/bin/sh
 # VM test of the GCMA series on the gcma-debug kernel (KASAN, lockdep,
-# DEBUG_VM, DEBUG_LIST, DEBUG_ATOMIC_SLEEP, page_owner, MEMORY_FAILURE):
+# DEBUG_VM, DEBUG_LIST, DEBUG_ATOMIC_SLEEP, page_owner, MEMORY_FAILURE,
+# DEBUG_PAGEALLOC booted with debug_pagealloc=on and init_on_free=1):
 # 1. every check of tests/vm/gcma.sh (gcma-functional: KUnit with
-#    init_on_alloc=1, so its zeroing case runs; full-area allocations;
+#    init_on_alloc=1, so its zeroing case runs, and init_on_free=1 with
+#    debug_pagealloc=on, so its release case runs; full-area allocations;
 #    fio verification; mutations; O_DIRECT), at 384 MiB (KASAN's shadow
 #    leaves fio too little memory in 256), less the malformed gcma= boot
 #    (the parser is the gcma kernel's);
 # 2. a stress run on 2 vCPUs: the area kept full of cached pages, two
 #    cma-alloc loops taking ranges back at once, O_DIRECT and buffered
 #    writers racing buffered readers (stale-read), then dio-window;
-# each console free of any splat. Prints TAP.
+# 3. a boot of its own for the KUnit use-after-release case
+#    (gcma_kunit.uaf=1): KASAN must report a driver's read of a released
+#    GCMA page, which its case announced (a report turns lockdep off for
+#    the rest of a boot);
+# each console free of any splat but the announced ones. Prints TAP.
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 
 # KASAN and lockdep slow the functional run (its reads of a 384 MiB file
 # through cleancache: two for the eviction and umount checks): 20 min.
-export GCMA_KERNEL=gcma-debug GCMA_MEMORY=384M GCMA_TIMEOUT=20m GCMA_APPEND="init_on_alloc=1 page_owner=on" GCMA_BAD_BOOT=no
+export GCMA_KERNEL=gcma-debug GCMA_MEMORY=384M GCMA_TIMEOUT=20m GCMA_APPEND="init_on_alloc=1 init_on_free=1 debug_pagealloc=on page_owner=on" GCMA_BAD_BOOT=no
 # gcma.sh's checks, in this shell: run, con and res come from it.
 # shellcheck source=tests/vm/gcma.sh
 . "$(dirname "$0")/gcma.sh"
@@ -26,6 +32,10 @@ check "functional: the KUnit init_on_alloc case ran on both areas (not skipped)"
 	grep -q "gcma_test_init_on_alloc: pass:2 fail:0 skip:0" "$con"
 check "functional: the KUnit hwpoison case ran (not skipped)" \
 	sh -c "grep -E 'ok [0-9]+ cc_test_hwpoison' '$con' | grep -qv SKIP"
+check "functional: the KUnit release case ran (cleared, unmapped) and passed on gcma" \
+	grep -q "gcma_test_release_clears: pass:1 fail:0 skip:1" "$con"
+check "functional: init_on_free was on (mem auto-init: heap free:on)" \
+	grep -q "mem auto-init: .*heap free:on" "$con"
 
 cat > "$res/stress.scn" <<SCN
 ; the area full of cached pages, allocations and mixed I/O on 2 vCPUs
@@ -40,7 +50,7 @@ fill=90
 alloc-count=0
 trace=
 script=gcma-stress.sh
-append=init_on_alloc=1 page_owner=on STRESS_SECONDS=${STRESS_SECONDS:-30}
+append=init_on_alloc=1 init_on_free=1 debug_pagealloc=on page_owner=on STRESS_SECONDS=${STRESS_SECONDS:-30}
 timeout=20m
 
 [stress]
@@ -99,3 +109,19 @@ check "stress: KASAN and lockdep were on" \
 	sh -c "grep -q 'KernelAddressSanitizer initialized' '$con' && grep -q 'Lock dependency validator' '$con'"
 splats "$con"
 check "stress: no BUG, KASAN report, lockdep or DEBUG_VM warning, or stall on the console" no_splat "$con"
+
+# 3. The use-after-release case alone, in a boot of its own.
+"$CMABENCH" run --results "$res/uaf" --set kernel=gcma-debug --set memory=384M \
+	--set timeout=10m --set script= --set background= \
+	--set "append=cma=64M kunit.enable=1 gcma_kunit.uaf=1 kunit.filter_glob=gcma.gcma_test_use_after_release init_on_free=1 debug_pagealloc=on" \
+	gcma-functional > "$res/uaf.log" 2>&1
+rc=$?
+run=$(ls -d "$res"/uaf/gcma-functional-*/runs/gcma-r1 2>/dev/null | head -n 1)
+con="$run/console.log"
+check "use after release: the boot ran (exit $rc, status $(val "$run/status"))" [ "$rc" -eq 0 ]
+check "use after release: the KUnit case ran on gcma and passed" \
+	grep -q "gcma_test_use_after_release: pass:1 fail:0 skip:1" "$con"
+check "use after release: KASAN reported the read of a released page" \
+	grep -q "BUG: KASAN: use-after-free in gcma_test_uaf_fn" "$con"
+splats "$con"
+check "use after release: the report was announced, and no other splat" no_splat "$con"

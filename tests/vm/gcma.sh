@@ -117,6 +117,12 @@ done
 psize=$(awk '$1 == "pool" { s += $3 } END { print s + 0 }' "$sys" 2>/dev/null)
 ppool=$(awk '$1 == "pool_pages" { print $2 }' "$sys" 2>/dev/null)
 check "the pools' sizes in sysfs add up to debugfs's pool_pages ($psize = ${ppool:-missing})" [ "$psize" = "${ppool:-x}" ]
+# The KUnit suites keep to their own pool: no real pool flushed at boot,
+# and the suite's pool gone once it ended.
+check "the KUnit suites flushed no real pool (no 'cleancache: flushed' before init)" \
+	sh -c "! sed '/cmabench-init: start/q' '$con' | grep -q 'cleancache: flushed'"
+check "the KUnit suite's pool is gone after it ($(awk '$1 == "pool" { printf "%s ", $2 }' "$sys" 2>/dev/null))" \
+	sh -c "[ -s '$sys' ] && ! awk '\$1 == \"pool\" && \$2 == \"kunit\" { f = 1 } END { exit !f }' '$sys'"
 
 # A malformed gcma= is refused with a message; the boot goes on, no area.
 # (GCMA_BAD_BOOT=no skips it: the debug kernel parses gcma= as this one.)
