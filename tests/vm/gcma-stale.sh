@@ -11,7 +11,8 @@
 #   hit at random).
 # No read may return a block older than a write that completed before it
 # (stale), none a damaged block (corrupt). The vanilla kernel runs the same
-# load as a check of the checker. CMABENCH_STALE_APPEND adds to the gcma
+# load as a check of the checker, on 2 vCPUs and, the control of the 1-vCPU
+# sections, on 1 with their usable memory (192 MiB). CMABENCH_STALE_APPEND adds to the gcma
 # kernels' command line; GCMA_ARCH=arm64 runs it on arm64 guests
 # (tests/vm/gcma-arm64.sh sources it after its own checks). Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
@@ -35,6 +36,14 @@ append=STALE_SECONDS=20
 kernel=vanilla
 setup=none
 
+; the control of the 1-vCPU sections: vanilla with their usable memory
+; (256 MiB less the 64 MiB area)
+[vanilla-1cpu]
+kernel=vanilla
+setup=none
+memory=192M
+cpus=1
+
 SCN
 # the GCMA sections: eviction lru and none, on 2 vCPUs and on 1
 for sec in lru:2 none:2 lru-1cpu:1 none-1cpu:1; do
@@ -53,7 +62,7 @@ done
 rc=$?
 dir=$(ls -d "$res"/stale/stale-* 2>/dev/null | head -n 1)
 check "cmabench run of the stale-read scenario finished (exit $rc)" [ -d "$dir" ]
-for r in vanilla lru none lru-1cpu none-1cpu; do
+for r in vanilla vanilla-1cpu lru none lru-1cpu none-1cpu; do
 	run="$dir/runs/$r-r1"
 	w=$(cat "$run/dio-window.txt" 2>/dev/null)
 	echo "# $r dio-window: $w"
@@ -63,7 +72,7 @@ for r in vanilla lru none lru-1cpu none-1cpu; do
 		sh -c "echo '$w' | grep -q ' rounds=5 ' && [ ${wr:-0} -gt 0 ]"
 	check "$r: dio-window: no stale, damaged or failed read" \
 		sh -c "echo '$w' | grep -q ' stale=0 corrupt=0 errors=0'"
-	if [ "$r" != vanilla ]; then
+	if [ "${r%-1cpu}" != vanilla ]; then
 		rs=$(echo "$w" | sed -n 's/.* restored=\([0-9-]*\).*/\1/p')
 		check "$r: dio-window's file was restored from cleancache before each write (hits +${rs:-0})" \
 			[ "${rs:-0}" -gt 0 ]
@@ -80,7 +89,7 @@ for r in vanilla lru none lru-1cpu none-1cpu; do
 		sh -c "echo '$line' | grep -q ' stale=0 corrupt=0 errors=0'"
 	check "$r: no BUG, oops or warning on the console" \
 		no_splat "$run/console.log"
-	[ "$r" = vanilla ] && continue
+	[ "${r%-1cpu}" = vanilla ] && continue
 	s0=$(val "$run/cleancache-start/stores"); s1=$(val "$run/cleancache-end/stores")
 	h0=$(val "$run/cleancache-start/hits"); h1=$(val "$run/cleancache-end/hits")
 	echo "# $r: cleancache stores +$((s1 - s0)), hits +$((h1 - h0))"
