@@ -48,9 +48,12 @@ bool wd_line(struct watchdog *w, const char *line, uint64_t now)
 	if (beat) {
 		char step[64] = "", nums[64] = "";
 
-		/* "STEP cpu=N io=N": progress when the numbers moved */
-		if (sscanf(beat + 20, "%63s %63[^\n]", step, nums) < 1)
+		unsigned long long cpu = 0, io = 0;
+
+		/* "STEP cpu=N io=N (self N us)": progress when cpu or io moved */
+		if (sscanf(beat + 20, "%63s cpu=%llu io=%llu", step, &cpu, &io) < 1)
 			return false;
+		snprintf(nums, sizeof(nums), "cpu=%llu io=%llu", cpu, io);
 		if (!strcmp(step, w->beat_step) && !strcmp(nums, w->beat_nums))
 			return false;
 		snprintf(w->beat_step, sizeof(w->beat_step), "%s", step);
