@@ -98,6 +98,26 @@ static void test_innocent(void **state)
 	assert_string_equal(console_event_name(CON_PANIC), "panic");
 }
 
+/* The runner's view of an announced report: accepted once, by its function only. */
+static void test_expected(void **state)
+{
+	struct console_expected x = { 0 };
+	const char *warn = "[    1.7] WARNING: CPU: 0 PID: 88 at mm/cma.c:732 gcma_release_skipped+0x51/0x60";
+	const char *kasan = "[   24.8] BUG: KASAN: use-after-free in gcma_test_uaf_fn+0x15c/0x1b0";
+
+	(void)state;
+	assert_null(console_expect_take(&x, warn));
+	assert_false(console_expect_add(&x, "[    1.6] cma: Reserved 64 MiB"));
+	assert_true(console_expect_add(&x, "[    1.6]     # gcma_test_release_twice: "
+					   "expect-splat: WARNING at gcma_release_skipped"));
+	assert_null(console_expect_take(&x, "[    1.7] WARNING: CPU: 0 PID: 88 at mm/cma.c:9 cma_release+0x5/0x60"));
+	assert_string_equal(console_expect_take(&x, warn), "---[ end trace");
+	assert_null(console_expect_take(&x, warn));
+	assert_true(console_expect_add(&x, "[   24.7] expect-splat: BUG: KASAN: use-after-free in gcma_test_uaf_fn"));
+	assert_null(console_expect_take(&x, "[   24.8] BUG: KASAN: slab-out-of-bounds in gcma_test_uaf_fn+0x1/0x2"));
+	assert_string_equal(console_expect_take(&x, kasan), "=========");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +126,7 @@ int main(void)
 		cmocka_unit_test(test_stalls_and_lists),
 		cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_innocent),
+		cmocka_unit_test(test_expected),
 	};
 
 	return cmocka_run_group_tests_name("console", tests, NULL, NULL);

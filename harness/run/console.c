@@ -94,52 +94,46 @@ static bool trouble(enum console_event e)
 	return e == CON_WARNING || e == CON_STACK || e == CON_OOPS || e == CON_PANIC;
 }
 
-#define MAX_EXPECTED 16
-
 struct judge {
 	FILE *out;
 	struct console_verdict *v;
 	bool alloc, ours;   /* inside an atomic failure's report; a frame of ours in it */
 	char *banner;
-	/* reports a test said it provokes ("expect-splat: PREFIX at|in FUNC"), each once */
-	struct expected {
-		char prefix[64], func[64];
-	} expect[MAX_EXPECTED];
-	size_t nexpect;
+	struct console_expected expected;
 	const char *in_expected;    /* inside an accepted report: the line that ends it */
 	int expected_left;          /* ... and the lines it may still take */
 };
 
-/*
- * A test's tag before the report it provokes: "expect-splat: WARNING at
- * gcma_release_pages" or "expect-splat: BUG: KASAN: use-after-free in
- * gcma_test_uaf". The next report whose banner starts with the prefix and
- * names the function is accepted, once.
- */
-static void add_expected(struct judge *j, const char *tag)
+bool console_expect_add(struct console_expected *x, const char *line)
 {
-	const char *at = strstr(tag, " at "), *in = strstr(tag, " in ");
-	const char *sep = at && (!in || at < in) ? at : in;
-	struct expected *e;
+	const char *tag = strstr(line, "expect-splat: ");
+	const char *at, *in, *sep;
 
-	if (!sep || j->nexpect == MAX_EXPECTED)
-		return;
-	e = &j->expect[j->nexpect++];
-	snprintf(e->prefix, sizeof(e->prefix), "%.*s", (int)(sep - tag), tag);
-	snprintf(e->func, sizeof(e->func), " %.*s+", (int)strcspn(sep + 4, " \t"), sep + 4);
+	if (!tag)
+		return false;
+	tag += 14;
+	at = strstr(tag, " at ");
+	in = strstr(tag, " in ");
+	sep = at && (!in || at < in) ? at : in;
+	if (sep && x->n < CONSOLE_MAX_EXPECTED) {
+		struct console_expect *e = &x->v[x->n++];
+
+		snprintf(e->prefix, sizeof(e->prefix), "%.*s", (int)(sep - tag), tag);
+		snprintf(e->func, sizeof(e->func), " %.*s+", (int)strcspn(sep + 4, " \t"), sep + 4);
+	}
+	return true;
 }
 
-/* The report line's expectation, taken (then the line that ends the report), or NULL. */
-static const char *take_expected(struct judge *j, const char *line)
+const char *console_expect_take(struct console_expected *x, const char *line)
 {
 	const char *msg = message_start(line);
 
-	for (size_t i = 0; i < j->nexpect; i++) {
-		struct expected *e = &j->expect[i];
+	for (size_t i = 0; i < x->n; i++) {
+		struct console_expect *e = &x->v[i];
 
 		if (strncmp(msg, e->prefix, strlen(e->prefix)) || !strstr(msg, e->func))
 			continue;
-		j->expect[i] = j->expect[--j->nexpect];
+		x->v[i] = x->v[--x->n];
 		/* a WARN ends with its trace's end, a KASAN report with a rule */
 		return strstr(msg, "KASAN") ? "=========" : "---[ end trace";
 	}
@@ -199,10 +193,8 @@ int console_judge(FILE *in, FILE *out, struct console_verdict *v)
 		if (j.alloc && (strstr(line, "cleancache") || strstr(line, "gcma") ||
 				strstr(line, "cma_")))
 			j.ours = true;
-		if (strstr(line, "expect-splat: ")) {
-			add_expected(&j, strstr(line, "expect-splat: ") + 14);
+		if (console_expect_add(&j.expected, line))
 			continue;
-		}
 		if (j.in_expected) {
 			/* a report cut short ends at its bound: no later splat hides in it */
 			if (strstr(line, j.in_expected) || !--j.expected_left)
@@ -211,7 +203,7 @@ int console_judge(FILE *in, FILE *out, struct console_verdict *v)
 		}
 		enum console_event e = console_classify(line);
 
-		if (trouble(e) && (j.in_expected = take_expected(&j, line))) {
+		if (trouble(e) && (j.in_expected = console_expect_take(&j.expected, line))) {
 			j.expected_left = 80;
 			v->expected++;
 			if (out)

@@ -19,11 +19,38 @@ enum console_event {
 	CON_NO_INIT,        /* the kernel could not start our init */
 };
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Classifies one console line (without its newline). */
 enum console_event console_classify(const char *line);
 const char *console_event_name(enum console_event e);
+
+/*
+ * Reports a test announced on the line before provoking them: "expect-splat:
+ * WARNING at FUNC" or "expect-splat: BUG: KASAN: KIND in FUNC". The next
+ * report whose banner starts with the prefix and names the function is
+ * accepted, once: by the judge below and by the runner (a run whose only
+ * oops was announced is not an oops).
+ */
+#define CONSOLE_MAX_EXPECTED 16
+
+struct console_expected {
+	struct console_expect {
+		char prefix[64], func[64];
+	} v[CONSOLE_MAX_EXPECTED];
+	size_t n;
+};
+
+/* Whether line is an announcement (then noted). */
+bool console_expect_add(struct console_expected *x, const char *line);
+/*
+ * Whether the report banner line was announced: then the announcement is
+ * taken and the text of the line that ends the report is returned; NULL
+ * otherwise.
+ */
+const char *console_expect_take(struct console_expected *x, const char *line);
 
 /* What the judge found in a whole console. */
 struct console_verdict {

@@ -104,6 +104,7 @@ struct watch {
 	char detail[96];
 	bool done, panicked, oopsed, no_init, failed_steps;
 	struct watchdog wd;
+	struct console_expected expected;   /* reports a KUnit case announced */
 	uint64_t last_output;       /* when the console last printed anything */
 	const char *qmp_sock;
 	bool stalled;
@@ -147,6 +148,11 @@ static void on_line(struct watch *w, const char *line)
 {
 	enum console_event e = console_classify(line);
 	double t = (now_ns() - w->start) / 1e9;
+
+	/* a report a test announced (expect-splat) is the test's, not the run's */
+	if (console_expect_add(&w->expected, line) ||
+	    ((e == CON_OOPS || e == CON_WARNING) && console_expect_take(&w->expected, line)))
+		e = CON_NONE;
 
 	switch (e) {
 	case CON_KERNEL_START:
