@@ -125,6 +125,42 @@ static void read_jiffies(struct watchdog *w, struct qmp *q, const struct wd_gues
 	free(text);
 }
 
+/*
+ * QEMU's side of each virtio-blk queue (HMP "info virtio-queue-status"): a
+ * guest waiting on I/O whose requests QEMU has completed (used_idx caught
+ * up with last_avail_idx) missed their interrupt; requests still between
+ * the two are in QEMU's block layer.
+ */
+static void virtio_state(struct watchdog *w, struct qmp *q, uint64_t now)
+{
+	char *list = q ? qmp_hmp(q, "info virtio", -1) : NULL;
+
+	if (!list) {
+		sb_addf(&w->log, "virtio at +%.1f s: not read\n", (now - w->silent_at) / 1e9);
+		return;
+	}
+	for (char *line = list, *next; line && *line; line = next) {
+		char path[256], cmd[300], *st;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!strstr(line, "[virtio-blk]") || sscanf(line, " %255s", path) != 1)
+			continue;
+		snprintf(cmd, sizeof(cmd), "info virtio-queue-status %s 0", path);
+		st = qmp_hmp(q, cmd, -1);
+		sb_addf(&w->log, "virtio at +%.1f s: %s queue 0:\n", (now - w->silent_at) / 1e9, path);
+		for (char *l = st, *n; l && *l; l = n) {
+			n = strchr(l, '\n');
+			if (n)
+				*n++ = '\0';
+			sb_addf(&w->log, "  %s\n", l);
+		}
+		free(st);
+	}
+	free(list);
+}
+
 /* A break on the serial line, then the key: the kernel's sysrq KEY; false if not sent. */
 static bool sysrq(struct watchdog *w, struct qmp *q, const struct wd_guest *g, char key,
 		  uint64_t now)
@@ -183,8 +219,11 @@ static void next_key(struct watchdog *w, struct qmp *q, const struct wd_guest *g
 	w->key++;
 	w->tries = 0;
 	w->key_at = now;
-	if (!wd_keys[w->key])
+	if (!wd_keys[w->key]) {
+		/* did QEMU complete anything while the guest dumped its tasks? */
+		virtio_state(w, q, now);
 		w->phase = WD_DONE;
+	}
 }
 
 /* What the current key is waiting for; true when it is time to act. */
@@ -216,6 +255,7 @@ bool wd_probe(struct watchdog *w, const struct wd_guest *g, uint64_t now, uint64
 			"# Last progress %.1f s before: %s\n", w->silence_s,
 			(now - w->last_progress) / 1e9, w->last_what);
 		read_jiffies(w, q, g, now);
+		virtio_state(w, q, now);
 		w->phase = WD_ASKING;
 		/* 9: every level to the console (the task dump prints at KERN_INFO) */
 		while (w->phase == WD_ASKING && !ask(w, q, g, now))
