@@ -125,6 +125,54 @@ static void read_jiffies(struct watchdog *w, struct qmp *q, const struct wd_gues
 	free(text);
 }
 
+/* The 16-bit word at guest-physical addr, or -1 */
+static long guest_u16(struct qmp *q, uint64_t addr)
+{
+	char cmd[64], *text, *colon;
+	long v = -1;
+
+	snprintf(cmd, sizeof(cmd), "xp/1hx 0x%" PRIx64, addr);
+	text = qmp_hmp(q, cmd, -1);
+	colon = text ? strchr(text, ':') : NULL;
+	if (colon)
+		v = strtol(colon + 1, NULL, 16);
+	free(text);
+	return v;
+}
+
+/* The value of the line "  name: value" of QEMU's status text, 0 if absent */
+static uint64_t status_field(const char *st, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = st; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		l += strspn(l, " ");
+		if (!strncmp(l, name, n) && l[n] == ':')
+			return strtoull(l + n + 1, NULL, 0);
+	}
+	return 0;
+}
+
+/*
+ * The guest's side of the split ring, read from its memory: avail->idx
+ * (what the guest has queued: ahead of QEMU's last_avail_idx, a kick QEMU
+ * never saw), used->idx (what QEMU has completed), and the event indexes
+ * (used_event: where the guest asked to be interrupted; avail_event: where
+ * QEMU asked to be kicked).
+ */
+static void ring_words(struct watchdog *w, struct qmp *q, const char *st)
+{
+	uint64_t num = status_field(st, "num"), avail = status_field(st, "avail");
+	uint64_t used = status_field(st, "used");
+
+	if (!num || !avail || !used)
+		return;
+	sb_addf(&w->log, "  guest memory: avail.flags %ld avail.idx %ld used_event %ld; "
+		"used.flags %ld used.idx %ld avail_event %ld\n",
+		guest_u16(q, avail), guest_u16(q, avail + 2), guest_u16(q, avail + 4 + 2 * num),
+		guest_u16(q, used), guest_u16(q, used + 2), guest_u16(q, used + 4 + 8 * num));
+}
+
 /*
  * QEMU's side of each virtio-blk queue (HMP "info virtio-queue-status"): a
  * guest waiting on I/O whose requests QEMU has completed (used_idx caught
@@ -150,6 +198,7 @@ static void virtio_state(struct watchdog *w, struct qmp *q, uint64_t now)
 		snprintf(cmd, sizeof(cmd), "info virtio-queue-status %s 0", path);
 		st = qmp_hmp(q, cmd, -1);
 		sb_addf(&w->log, "virtio at +%.1f s: %s queue 0:\n", (now - w->silent_at) / 1e9, path);
+		ring_words(w, q, st);
 		for (char *l = st, *n; l && *l; l = n) {
 			n = strchr(l, '\n');
 			if (n)
