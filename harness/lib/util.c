@@ -365,6 +365,13 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+void sleep_ms(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&t, NULL);
+}
+
 void fmt_duration(char *buf, size_t len, double seconds)
 {
 	long s = seconds < 0 ? 0 : (long)(seconds + 0.5);

@@ -56,6 +56,8 @@ char *path_join(const char *a, const char *b);
 char *abs_path(const char *path);
 
 uint64_t now_ns(void);
+/* Sleeps ms milliseconds (a signal may end it early). */
+void sleep_ms(long ms);
 /* "1:05" / "12:04:33": elapsed-time display. */
 void fmt_duration(char *buf, size_t len, double seconds);
 

@@ -116,13 +116,6 @@ size_t hangdump_parse_regs(const char *text, struct vcpu_regs *v, size_t max)
 	return n;
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec t = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&t, NULL);
-}
-
 /* The function part of "name+0xoff" (the offset changes between samples of one loop). */
 static void func_of(const char *named, char *buf, size_t len)
 {

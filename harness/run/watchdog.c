@@ -46,18 +46,17 @@ bool wd_line(struct watchdog *w, const char *line, uint64_t now)
 		w->sysrq_lines++;
 
 	if (beat) {
-		char step[64] = "", nums[64] = "";
-
+		char step[64] = "";
 		unsigned long long cpu = 0, io = 0;
 
 		/* "STEP cpu=N io=N (self N us)": progress when cpu or io moved */
 		if (sscanf(beat + 20, "%63s cpu=%llu io=%llu", step, &cpu, &io) < 1)
 			return false;
-		snprintf(nums, sizeof(nums), "cpu=%llu io=%llu", cpu, io);
-		if (!strcmp(step, w->beat_step) && !strcmp(nums, w->beat_nums))
+		if (!strcmp(step, w->beat_step) && cpu == w->beat_cpu && io == w->beat_io)
 			return false;
 		snprintf(w->beat_step, sizeof(w->beat_step), "%s", step);
-		snprintf(w->beat_nums, sizeof(w->beat_nums), "%s", nums);
+		w->beat_cpu = cpu;
+		w->beat_io = io;
 		progress(w, now, beat);
 		return true;
 	}
@@ -87,19 +86,26 @@ bool wd_silent(const struct watchdog *w, uint64_t now)
 	       now > w->last_progress + (uint64_t)(w->silence_s * 1e9);
 }
 
-static void sleep_ms(long ms)
+/*
+ * One word of guest memory through the monitor: "x/1gx" (virtual) or
+ * "xp/1hx" (physical) at addr; false when QEMU did not say.
+ */
+static bool monitor_word(struct qmp *q, const char *x, uint64_t addr, unsigned long long *val)
 {
-	struct timespec t = { ms / 1000, (ms % 1000) * 1000000 };
+	char cmd[64], *text, *colon;
 
-	nanosleep(&t, NULL);
+	snprintf(cmd, sizeof(cmd), "%s 0x%" PRIx64, x, addr);
+	text = q ? qmp_hmp(q, cmd, -1) : NULL;
+	colon = text ? strchr(text, ':') : NULL;
+	if (colon)
+		*val = strtoull(colon + 1, NULL, 16);
+	free(text);
+	return colon != NULL;
 }
 
 static void read_jiffies(struct watchdog *w, struct qmp *q, const struct wd_guest *g,
 			 uint64_t now)
 {
-	char cmd[64];
-	char *text, *colon;
-
 	if (w->njiffies == WD_JIFFIES_SAMPLES)
 		return;
 	int i = w->njiffies++;
@@ -110,34 +116,20 @@ static void read_jiffies(struct watchdog *w, struct qmp *q, const struct wd_gues
 			q ? "no jiffies_64 in System.map" : "QEMU's monitor did not answer");
 		return;
 	}
-	snprintf(cmd, sizeof(cmd), "x/1gx 0x%" PRIx64, g->jiffies_addr);
-	text = qmp_hmp(q, cmd, -1);
-	colon = text ? strchr(text, ':') : NULL;
-	if (colon) {
-		w->jiffies[i].jiffies = strtoull(colon + 1, NULL, 16);
-		w->jiffies[i].ok = true;
+	w->jiffies[i].ok = monitor_word(q, "x/1gx", g->jiffies_addr, &w->jiffies[i].jiffies);
+	if (w->jiffies[i].ok)
 		sb_addf(&w->log, "jiffies at +%.1f s: %llu\n", w->jiffies[i].host_s,
 			w->jiffies[i].jiffies);
-	} else {
-		sb_addf(&w->log, "jiffies at +%.1f s: not read (%s)\n", w->jiffies[i].host_s,
-			text ? text : "no answer");
-	}
-	free(text);
+	else
+		sb_addf(&w->log, "jiffies at +%.1f s: not read (no answer)\n", w->jiffies[i].host_s);
 }
 
 /* The 16-bit word at guest-physical addr, or -1 */
 static long guest_u16(struct qmp *q, uint64_t addr)
 {
-	char cmd[64], *text, *colon;
-	long v = -1;
+	unsigned long long v;
 
-	snprintf(cmd, sizeof(cmd), "xp/1hx 0x%" PRIx64, addr);
-	text = qmp_hmp(q, cmd, -1);
-	colon = text ? strchr(text, ':') : NULL;
-	if (colon)
-		v = strtol(colon + 1, NULL, 16);
-	free(text);
-	return v;
+	return monitor_word(q, "xp/1hx", addr, &v) ? (long)v : -1;
 }
 
 /* The value of the line "  name: value" of QEMU's status text, 0 if absent */

@@ -37,7 +37,8 @@ struct watchdog {
 	bool init_seen;
 	uint64_t last_progress;     /* ns (now_ns()) */
 	char last_what[160];        /* what that progress was */
-	char beat_step[64], beat_nums[64];
+	char beat_step[64];          /* the last heartbeat: its step and numbers */
+	unsigned long long beat_cpu, beat_io;
 	long long files_size;       /* the share's rows, -1 before the first look */
 	/* the probe of a silent guest */
 	enum wd_phase phase;
