@@ -112,11 +112,10 @@ check "stress: no BUG, KASAN report, lockdep or DEBUG_VM warning, or stall on th
 
 # 3. The use-after-release case alone, in a boot of its own.
 "$CMABENCH" run --results "$res/uaf" --set kernel=gcma-debug --set memory=384M \
-	--set timeout=10m --set script= --set background= \
 	--set "append=cma=64M kunit.enable=1 gcma_kunit.uaf=1 kunit.filter_glob=gcma.gcma_test_use_after_release init_on_free=1 debug_pagealloc=on" \
-	gcma-functional > "$res/uaf.log" 2>&1
+	gcma-kunit > "$res/uaf.log" 2>&1
 rc=$?
-run=$(ls -d "$res"/uaf/gcma-functional-*/runs/gcma-r1 2>/dev/null | head -n 1)
+run=$(ls -d "$res"/uaf/gcma-kunit-*/runs/gcma-r1 2>/dev/null | head -n 1)
 con="$run/console.log"
 check "use after release: the boot ran (exit $rc, status $(val "$run/status"))" [ "$rc" -eq 0 ]
 check "use after release: the KUnit case ran on gcma and passed" \
