@@ -106,7 +106,7 @@ struct watch {
 	struct watchdog wd;
 	struct console_expected expected;   /* reports a KUnit case announced */
 	uint64_t last_output;       /* when the console last printed anything */
-	const char *qmp_sock;
+	struct wd_guest g;          /* how the watchdog and the fault reach QEMU */
 	bool stalled;
 	int logfd;
 	char line[4096];
@@ -116,7 +116,7 @@ struct watch {
 /* The fault scratch-stall asks for: the scratch disk at 1 byte/s, a read that never completes. */
 static void stall_scratch(struct watch *w)
 {
-	struct qmp *q = w->qmp_sock ? qmp_open(w->qmp_sock, 3.0) : NULL;
+	struct qmp *q = w->g.qmp_sock ? qmp_open(w->g.qmp_sock, 3.0) : NULL;
 	char *ack = q ? qmp_hmp(q, "block_set_io_throttle scratch 1 0 0 0 0 0", -1) : NULL;
 
 	w->stalled = true;
@@ -231,7 +231,7 @@ static void feed(struct watch *w, const char *buf, size_t n)
  * and a silent guest probed (watchdog.h). True once the probe is done: the
  * guest is hung and has said what it could.
  */
-static bool watch_progress(struct watch *w, const struct wd_guest *g, uint64_t *files_at)
+static bool watch_progress(struct watch *w, uint64_t *files_at)
 {
 	uint64_t now = now_ns();
 
@@ -245,17 +245,16 @@ static bool watch_progress(struct watch *w, const struct wd_guest *g, uint64_t *
 		return false;
 	if (w->wd.phase == WD_WATCHING)
 		progress_update(&w->prog, "no progress: asking the guest for its tasks' stacks", -1);
-	return wd_probe(&w->wd, g, now, w->last_output);
+	return wd_probe(&w->wd, &w->g, now, w->last_output);
 }
 
 int vm_run(const struct vm_config *c, struct vm_result *r)
 {
 	struct strlist argv = { 0 };
-	struct watch w = { .c = c, .r = r };
+	struct watch w = { .c = c, .r = r, .g = { .serial_in = -1, .serial_id = "serial0" } };
 	uint64_t timeout_at, files_at = 0;
 	int fd = -1, infd = -1, status = 0;
 	bool exited = false, timed_out = false, hung = false;
-	struct wd_guest g = { .serial_in = -1, .serial_id = "serial0" };
 	char *qmp_dir = NULL, *qmp_sock = NULL;
 	pid_t pid;
 
@@ -276,11 +275,11 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 	progress_begin(&w.prog, c->label, c->estimate_s);
 	w.start = w.last_output = now_ns();
 	timeout_at = w.start + (uint64_t)(c->timeout_s * 1e9);
-	w.qmp_sock = g.qmp_sock = qmp_sock;
+	w.g.qmp_sock = qmp_sock;
 	wd_init(&w.wd, qmp_sock ? c->silence_s : 0, w.start);
-	g.jiffies_addr = c->silence_s > 0 ? sysmap_symbol(c->sysmap, "jiffies_64") : 0;
+	w.g.jiffies_addr = c->silence_s > 0 ? sysmap_symbol(c->sysmap, "jiffies_64") : 0;
 	pid = spawn(argv.v, &fd, c->silence_s > 0 ? &infd : NULL);
-	g.serial_in = infd;
+	w.g.serial_in = infd;
 	sl_free(&argv);
 	if (pid < 0) {
 		r->status = VM_START_FAILED;
@@ -316,7 +315,7 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 			exited = true;
 			break;
 		}
-		if (!w.done && !interrupted() && watch_progress(&w, &g, &files_at)) {
+		if (!w.done && !interrupted() && watch_progress(&w, &files_at)) {
 			hung = true;
 			progress_update(&w.prog, "hang: reading where the vCPUs are", -1);
 			if (qmp_sock)
