@@ -8,6 +8,7 @@
 #include "kbuild/image.h"
 #include "lib/json.h"
 #include "lib/signals.h"
+#include "lib/pack.h"
 #include "report/report.h"
 #include "run/calibrate.h"
 #include "run/jobs.h"
@@ -26,7 +27,7 @@ struct run_opts {
 	const char *results, *accel;
 	double kvm_probe;
 	long jobs, calib_rounds;
-	bool slurm, no_wait, recalibrate, resume;
+	bool slurm, no_wait, recalibrate, resume, pack;
 	struct strlist sbatch;
 };
 
@@ -59,6 +60,8 @@ static int check_rounds(void *v, const char *arg, const char **why)
 }
 
 static const struct opt run_opts_table[] = {
+	OPT_FLAG(0, "pack", offsetof(struct run_opts, pack),
+		 "once a scenario's report is written, pack its runs/ into runs.tar.xz (cmabench pack)"),
 	OPT_STRING(0, "results", offsetof(struct run_opts, results), "DIR",
 		   "results root (default: results/ in the source tree)"),
 	OPT_CALL(0, "accel", offsetof(struct run_opts, accel), "auto|kvm|tcg",
@@ -363,6 +366,8 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 			/* Each results directory gets its report at once: the run
 			 * ends with something to read. */
 			if (report_results(ctx.finaldir, NULL, true, &summary))
+				rc = 1;
+			else if (o.pack && pack_runs(ctx.finaldir, false))
 				rc = 1;
 		}
 	}

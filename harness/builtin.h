@@ -27,6 +27,7 @@ int cmd_build(int argc, char **argv, struct cmb_env *env);
 int cmd_compare(int argc, char **argv, struct cmb_env *env);
 int cmd_console(int argc, char **argv, struct cmb_env *env);
 int cmd_image(int argc, char **argv, struct cmb_env *env);
+int cmd_pack(int argc, char **argv, struct cmb_env *env);
 int cmd_plan(int argc, char **argv, struct cmb_env *env);
 int cmd_report(int argc, char **argv, struct cmb_env *env);
 int cmd_reproduce(int argc, char **argv, struct cmb_env *env);
@@ -38,7 +39,7 @@ int cmd_help(int argc, char **argv, struct cmb_env *env);
 /* The later stages' hooks for runs (runner.h): the data set and the report. */
 extern const struct run_hooks cmd_run_hooks;
 
-extern const struct cmd_usage build_usage, compare_usage, console_usage, help_usage, image_usage, plan_usage,
+extern const struct cmd_usage build_usage, compare_usage, console_usage, help_usage, image_usage, pack_usage, plan_usage,
 	report_usage, reproduce_usage, run_usage, task_usage, wait_usage;
 
 #endif

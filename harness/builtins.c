@@ -29,6 +29,7 @@ const struct builtin builtins[] = {
 	{ "compare", cmd_compare, "compare the sections of two results directories", &compare_usage },
 	{ "help", cmd_help, "this list, a command's options, or the scenario keys", &help_usage },
 	{ "image", cmd_image, "build (or reuse) the guest root image", &image_usage },
+	{ "pack", cmd_pack, "pack a results directory's runs/ into runs.tar.xz", &pack_usage },
 	{ "plan", cmd_plan, "check scenarios and print the runs they expand to", &plan_usage },
 	{ "report", cmd_report, "statistics, report.md and plot data of results directories",
 	  &report_usage },

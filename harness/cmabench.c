@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "builtin.h"
+#include "dataset/dataset.h"
 #include "lib/signals.h"
 #include "report/report.h"
 #include "scenario/variants.h"
@@ -53,6 +54,13 @@ int main(int argc, char **argv)
 	if (i >= argc) {
 		usage(stderr);
 		return 2;
+	}
+	{
+		/* a set whose runs are packed is read from here (dataset/ds-packed.c) */
+		char *sets = env_cache(&env, "sets");
+
+		dataset_set_unpack_dir(sets);
+		free(sets);
 	}
 	{
 		/* a bad variant file stops every command, before it starts anything */

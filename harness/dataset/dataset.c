@@ -295,24 +295,22 @@ static void finish_run(struct dataset *ds, struct ds_run *r, json_object *top, c
 
 static void load_runs(struct dataset *ds)
 {
-	char *path = path_join(ds->dir, "metadata.json"), *runs_dir, *scn;
+	char *path = path_join(ds->dir, "metadata.json"), *scn;
 	json_object *top = json_object_from_file(path);
 	struct strlist dirs = { 0 };
 
 	free(path);
 	set_str(&ds->run_id, js_str(top, "run_id"));
 	runs_from_top(ds, top);
-	runs_dir = path_join(ds->dir, "runs");
-	ds_list_dir(runs_dir, &dirs);
+	ds_list_dir(ds->runs_dir, &dirs);
 	for (size_t i = 0; i < dirs.n; i++) {
-		char *p = path_join(runs_dir, dirs.v[i]);
+		char *p = path_join(ds->runs_dir, dirs.v[i]);
 
 		if (is_dir(p) && !find_run(ds, dirs.v[i]))
 			add_run(ds, dirs.v[i]);
 		free(p);
 	}
 	sl_free(&dirs);
-	free(runs_dir);
 	scn = scn_name(ds->dir);
 	for (size_t i = 0; i < ds->nruns; i++)
 		finish_run(ds, &ds->runs[i], top, scn);
@@ -332,6 +330,7 @@ int dataset_load(struct dataset *ds, const char *dir, struct strbuf *errs)
 	ds->dir = xstrdup(dir);
 	while (strlen(ds->dir) > 1 && ds->dir[strlen(ds->dir) - 1] == '/')
 		ds->dir[strlen(ds->dir) - 1] = '\0';
+	ds->runs_dir = ds_runs_dir(ds->dir, errs);
 	load_runs(ds);
 	if (!ds->nruns) {
 		sb_addf(errs, "%s: no runs (neither metadata.json nor runs/)\n", dir);
@@ -408,6 +407,7 @@ void dataset_free(struct dataset *ds)
 	free(ds->jobs);
 	free(ds->launches);
 	free(ds->dir);
+	free(ds->runs_dir);
 	free(ds->run_id);
 	free(ds->baseline);
 	free(ds->primary);

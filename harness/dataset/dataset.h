@@ -151,6 +151,7 @@ struct ds_job {
 
 struct dataset {
 	char *dir;
+	char *runs_dir;            /* dir/runs, or where dir/runs.tar.xz was unpacked */
 	char *run_id;
 	struct ds_run *runs;
 	size_t nruns;
@@ -215,6 +216,12 @@ void ds_kpairs_free(struct ds_kpairs *p);
  * their problems and the return is 0.
  */
 int dataset_load(struct dataset *ds, const char *dir, struct strbuf *errs);
+/*
+ * Where a set's packed runs (dir/runs.tar.xz, no dir/runs) are unpacked,
+ * once per archive: <dir>/<hash of the archive>/runs. NULL: packed sets
+ * cannot be read.
+ */
+void dataset_set_unpack_dir(const char *dir);
 void dataset_free(struct dataset *ds);
 
 /*

@@ -20,7 +20,7 @@ static long long clat_pct(json_object *dir, const char *pct)
 void ds_read_fio(struct dataset *ds, size_t ri)
 {
 	struct ds_run *r = &ds->runs[ri];
-	char *dir = xasprintf("%s/runs/%s", ds->dir, r->name);
+	char *dir = xasprintf("%s/%s", ds->runs_dir, r->name);
 	struct strlist files = { 0 };
 
 	ds_list_dir(dir, &files);

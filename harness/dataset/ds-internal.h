@@ -20,8 +20,10 @@ void ds_problem(struct ds_run *r, const char *file, const char *fmt, ...)
 void ds_flag(char *flags, size_t size, const char *flag);
 #define DS_FLAG(row, f) ds_flag((row)->flags, sizeof((row)->flags), (f))
 
-/* "<dir>/runs/<run>/<rel>" (caller frees). */
+/* "<runs_dir>/<run>/<rel>" (caller frees). */
 char *ds_run_path(const struct dataset *ds, const struct ds_run *r, const char *rel);
+/* dir/runs, or the directory dir/runs.tar.xz is unpacked into (ds-packed.c). */
+char *ds_runs_dir(const char *dir, struct strbuf *errs);
 /* The names in a directory, sorted, without dot files. */
 void ds_list_dir(const char *path, struct strlist *out);
 

@@ -115,7 +115,7 @@ static void load_counter_file(struct dataset *ds, size_t ri, const char *source,
 	bool ok[2];
 
 	for (int s = 0; s < 2; s++) {
-		char *p = xasprintf("%s/runs/%s/snapshots/%s/%s", ds->dir, r->name, tag[s], rel);
+		char *p = xasprintf("%s/%s/snapshots/%s/%s", ds->runs_dir, r->name, tag[s], rel);
 
 		ok[s] = read_counters(p, fname, multi ? fname : NULL, &kv[s]) == 0;
 		free(p);
@@ -159,7 +159,7 @@ static void list_both(const struct dataset *ds, const struct ds_run *r, const ch
 	struct strlist a = { 0 }, b = { 0 };
 
 	for (int s = 0; s < 2; s++) {
-		char *p = xasprintf("%s/runs/%s/snapshots/%s/%s", ds->dir, r->name,
+		char *p = xasprintf("%s/%s/snapshots/%s/%s", ds->runs_dir, r->name,
 				    s ? "after" : "before", rel);
 
 		ds_list_dir(p, s ? &b : &a);

@@ -136,7 +136,7 @@ size_t dataset_degraded(const struct dataset *ds)
 
 char *ds_run_path(const struct dataset *ds, const struct ds_run *r, const char *rel)
 {
-	return xasprintf("%s/runs/%s/%s", ds->dir, r->name, rel);
+	return xasprintf("%s/%s/%s", ds->runs_dir, r->name, rel);
 }
 
 bool ds_open_csv(struct csv *c, const struct dataset *ds, struct ds_run *r, const char *rel,
