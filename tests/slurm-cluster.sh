@@ -13,7 +13,7 @@ dir=${2:?DIR}
 
 stop() {
 	for p in "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munge/pid"; do
-		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null || :
+		if [ -s "$p" ]; then kill "$(cat "$p")" 2>/dev/null || :; fi
 	done
 	# the daemons remove their pid files when they have stopped
 	i=0

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # TAP helpers for the shell tests: ok/notok print a numbered line,
 # check runs a command and reports it under a description.
 n=${n:-0}  # kept when a test sources another (gcma-arm64.sh, gcma-debug.sh)
@@ -5,6 +6,11 @@ ok() { n=$((n + 1)); echo "ok $n - $*"; }
 notok() { n=$((n + 1)); echo "not ok $n - $*"; }
 # val FILE: its content, 0 when it cannot be read (a counter that is missing)
 val() { cat "$1" 2>/dev/null || echo 0; }
+# first PATH...: the first of its arguments that exists (a glob's first
+# match, in the shell's sorted order), or nothing
+first() { for _f in "$@"; do [ -e "$_f" ] && { echo "$_f"; return 0; }; done; return 0; }
+# count PATH...: how many of its arguments exist (a glob's matches)
+count() { _c=0; for _f in "$@"; do [ -e "$_f" ] && _c=$((_c + 1)); done; echo "$_c"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
 # vm_test: a VM test's start: CMABENCH from make check, and $res, a

@@ -4,6 +4,7 @@
 # apps alive, at most --keep apps alive, no app left behind, bad arguments
 # refused. Prints TAP.
 : "${APP_SWITCH:?path of app-switch}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 
 d=$(mktemp -d)
@@ -11,7 +12,7 @@ trap 'rm -rf "$d"' EXIT
 
 "$APP_SWITCH" prepare --dir "$d/apps" --apps 5 --code-kb 256 --assets-kb 128
 check "prepare exits 0" [ $? -eq 0 ]
-check "prepare writes each app's code and assets" [ "$(ls "$d/apps" | wc -l)" -eq 10 ]
+check "prepare writes each app's code and assets" [ "$(count "$d"/apps/*)" -eq 10 ]
 check "code files have their size" [ "$(wc -c < "$d/apps/app004.code")" -eq 262144 ]
 
 "$APP_SWITCH" run --dir "$d/apps" --apps 5 --launches 40 --keep 2 --heap-mb 2 \
@@ -19,6 +20,7 @@ check "code files have their size" [ "$(wc -c < "$d/apps/app004.code")" -eq 2621
 check "run exits 0" [ $? -eq 0 ]
 check "CSV header" [ "$(head -n 1 "$d/l.csv")" = "seq,app,kind,launch_ns,majflt,alive" ]
 check "one row per launch" [ "$(csv_rows "$d/l.csv" 1 | wc -l)" -eq 40 ]
+# shellcheck disable=SC2016 # an awk column, not a shell variable
 check "the first launch is cold" [ "$(csv_rows "$d/l.csv" 'seq == 0' '$3')" = cold ]
 check "some launches are warm" [ "$(csv_rows "$d/l.csv" 'kind == "warm"' | wc -l)" -gt 0 ]
 check "apps killed beyond --keep 2 launch cold again" \

@@ -3,6 +3,7 @@
 # docs/scenarios.md is 'cmabench help --markdown scenario' (make
 # scenarios-doc writes it). Prints TAP.
 here=$(dirname "$0")
+# shellcheck source=tests/tap.sh
 . "$here/tap.sh"
 CMABENCH=${CMABENCH:-$here/../cmabench}
 t=$(mktemp -d)
@@ -18,4 +19,5 @@ if ! cmp -s "$t/doc" "$t/table"; then
 else
 	ok "docs/scenarios.md's key table is the key table's (make scenarios-doc)"
 fi
+# shellcheck disable=SC2016 # backquotes of Markdown, not a command
 check "every key of the table is in the doc (arch among them)" grep -q '^| `arch` |' "$t/doc"

@@ -2,6 +2,7 @@
 # The guest allocation driver against a fake debugfs directory: CSV shape,
 # bursts, a failing area recorded as data, bad arguments refused. Prints TAP.
 : "${DRIVER:?path of cma-alloc}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 
 d=$(mktemp -d)
@@ -24,6 +25,7 @@ check "area cells empty where the area's state cannot be read" [ "$(tail -n +2 "
 check "one row per request (6)" [ "$(tail -n +2 "$d/a.csv" | wc -l)" -eq 6 ]
 check "sizes in plan order" [ "$(tail -n +2 "$d/a.csv" | cut -d, -f3 | tr '\n' ' ')" = "1 1 1 512 512 512 " ]
 check "all succeeded with a latency" [ "$(awk -F, 'NR > 1 && $6 == 1 && $7 == 0 && $5 > 0' "$d/a.csv" | wc -l)" -eq 6 ]
+# shellcheck disable=SC2016 # an awk program
 check "start times increase" awk -F, 'NR > 2 && $4 <= prev { exit 1 } { prev = $4 }' "$d/a.csv"
 check "the last write to free is the last size" [ "$(cat "$d/fake/free")" = 512 ]
 

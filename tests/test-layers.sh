@@ -5,6 +5,7 @@
 # its own folder and of folders before it, never of one after it.
 # Prints TAP: one line per folder, with each offending include named.
 here=$(dirname "$0")
+# shellcheck source=tests/tap.sh
 . "$here/tap.sh"
 h=${HARNESS_DIR:-$here/../harness}
 order="lib scenario kbuild run dataset report reproduce ."

@@ -3,6 +3,7 @@
 # small script that prints TAP and checks the summary line and exit status.
 # Prints TAP.
 here=$(dirname "$0")
+# shellcheck source=tests/tap.sh
 . "$here/tap.sh"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT INT TERM

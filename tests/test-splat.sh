@@ -3,6 +3,7 @@
 # of real runs (tests/data/consoles/) and variants of them made here.
 # Prints TAP.
 here=$(dirname "$0")
+# shellcheck source=tests/tap.sh
 . "$here/tap.sh"
 CMABENCH=${CMABENCH:-$here/../cmabench}
 d=$here/data/consoles

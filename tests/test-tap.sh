@@ -2,6 +2,7 @@
 # Unit test of tests/tap.sh's helpers for the VM tests: csv_rows (columns
 # by name) and vm_test (the temporary results directory). Prints TAP.
 here=$(dirname "$0")
+# shellcheck source=tests/tap.sh
 . "$here/tap.sh"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT INT TERM

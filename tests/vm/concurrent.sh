@@ -4,21 +4,22 @@
 # NAME-2), each named in its own metadata, each with its report, and no
 # temporary directory is left. Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 
 vm_test
 args="--only vanilla --results $res --set fio-runtime=2s --set alloc-count=2 --set fill=0"
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # the options, split into words on purpose
 "$CMABENCH" run $args smoke > "$res/a.log" 2>&1 &
 a=$!
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # the options, split into words on purpose
 "$CMABENCH" run $args smoke > "$res/b.log" 2>&1 &
 b=$!
 wait $a; ra=$?
 wait $b; rb=$?
 check "first run succeeded (exit $ra)" [ "$ra" -eq 0 ]
 check "second run succeeded (exit $rb)" [ "$rb" -eq 0 ]
-n=$(ls -d "$res"/smoke-* 2>/dev/null | wc -l)
+n=$(count "$res"/smoke-*)
 check "two results directories (got $n)" [ "$n" -eq 2 ]
 for d in "$res"/smoke-*; do
 	id=${d##*/}

@@ -4,6 +4,7 @@
 # 125 MB/s write, with 5% for the throttle's bucket), and the throttle
 # bites: the unthrottled host disk is faster, where TCG lets it be. Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 
 vm_test
@@ -26,7 +27,7 @@ disk=emmc
 SCN
 "$CMABENCH" run --results "$res" "$res/disk.scn"
 rc=$?
-dir=$(ls -d "$res"/disk-* 2>/dev/null | head -n 1)
+dir=$(first "$res"/disk-*)
 check "cmabench run of the disk check succeeded (exit $rc)" [ "$rc" -eq 0 ]
 # MB/s (10^6) of a section's job from the data set's fio.csv
 bw() { # section job column

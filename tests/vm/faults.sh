@@ -5,6 +5,7 @@
 # Each must be reported, leave no QEMU behind, and produce a results
 # directory (a run cut short keeps the rows it completed, marked partial);
 # a typo in a scenario stops everything before any VM starts. Prints TAP.
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 no_qemu() { ! pgrep -f "qemu-system-x86_64.*$res" > /dev/null; }
 

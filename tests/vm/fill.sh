@@ -9,6 +9,7 @@
 # alloc-refill every request meets the area back at its fill, the wait
 # recorded, the keeper stopped during bursts and going on after. Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 
 vm_test
@@ -44,7 +45,7 @@ alloc-interval=0
 SCN
 "$CMABENCH" run --results "$res" "$res/fill.scn"
 rc=$?
-dir=$(ls -d "$res"/fill-* 2>/dev/null | head -n 1)
+dir=$(first "$res"/fill-*)
 check "cmabench run of a filled scenario succeeded (exit $rc)" [ "$rc" -eq 0 ]
 for r in cma-r1 gcma-r1; do
 	run="$dir/runs/$r"

@@ -17,7 +17,6 @@ export GCMA_ARCH=arm64
 # gcma.sh's checks, in this shell: run, con and res come from it.
 # shellcheck source=tests/vm/gcma.sh
 . "$(dirname "$0")/gcma.sh"
-# shellcheck disable=SC2154
 
 # The area came from the device tree: no gcma= on the command line, a
 # reserved-memory node with "guarantee" in the run's tree, the kernel's
@@ -45,7 +44,7 @@ check "the run's metadata says arch arm64" grep -qE '"arch": ?"arm64"' "$run/met
 "$CMABENCH" run --results "$res/plain" --set arch=arm64 --set setup=cma --set script= \
 	--set append= --set alloc-count=4 --set alloc-pages=1024 --set trace=cma \
 	gcma-functional > "$res/plain.log" 2>&1
-plain=$(ls -d "$res"/plain/gcma-functional-*/runs/gcma-r1 2>/dev/null | head -n 1)
+plain=$(first "$res"/plain/gcma-functional-*/runs/gcma-r1)
 check "the guest boots with a device-tree CMA area without guarantee" grep -qx ok "$plain/status"
 check "its device tree has the reserved node, linux,cma-default, no guarantee" \
 	sh -c "awk '/^\t\treserved \{/,/\};/' '$plain/devicetree.dts' | grep -q 'linux,cma-default;' &&

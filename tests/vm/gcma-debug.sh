@@ -25,7 +25,6 @@ export GCMA_KERNEL=gcma-debug GCMA_MEMORY=384M GCMA_TIMEOUT=20m GCMA_APPEND="ini
 # gcma.sh's checks, in this shell: run, con and res come from it.
 # shellcheck source=tests/vm/gcma.sh
 . "$(dirname "$0")/gcma.sh"
-# shellcheck disable=SC2154
 check "functional: KASAN was on" grep -q "KernelAddressSanitizer initialized" "$con"
 check "functional: lockdep was on" grep -q "Lock dependency validator" "$con"
 check "functional: the KUnit init_on_alloc case ran on both areas (not skipped)" \
@@ -57,7 +56,7 @@ timeout=20m
 SCN
 "$CMABENCH" run --results "$res/stress" "$res/stress.scn"
 rc=$?
-run=$(ls -d "$res"/stress/stress-*/runs/stress-r1 2>/dev/null | head -n 1)
+run=$(first "$res"/stress/stress-*/runs/stress-r1)
 con="$run/console.log"
 check "stress: cmabench run succeeded (exit $rc, status $(val "$run/status"))" [ "$rc" -eq 0 ]
 fill=$(tail -n 1 "$run/fill.csv" 2>/dev/null)
@@ -115,7 +114,7 @@ check "stress: no BUG, KASAN report, lockdep or DEBUG_VM warning, or stall on th
 	--set "append=cma=64M kunit.enable=1 gcma_kunit.uaf=1 kunit.filter_glob=gcma.gcma_test_use_after_release init_on_free=1 debug_pagealloc=on" \
 	gcma-kunit > "$res/uaf.log" 2>&1
 rc=$?
-run=$(ls -d "$res"/uaf/gcma-kunit-*/runs/gcma-r1 2>/dev/null | head -n 1)
+run=$(first "$res"/uaf/gcma-kunit-*/runs/gcma-r1)
 con="$run/console.log"
 check "use after release: the boot ran (exit $rc, status $(val "$run/status"))" [ "$rc" -eq 0 ]
 check "use after release: the KUnit case ran on gcma and passed" \

@@ -9,6 +9,7 @@
 # STALE_BOUND_KERNEL=gcma-v2-stalecount (0001-0018 with a counting patch)
 # the count grows by half a pool per cycle. Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 
 vm_test
@@ -30,7 +31,7 @@ area=8M
 SCN
 "$CMABENCH" run --results "$res/bound" "$res/bound.scn"
 rc=$?
-dir=$(ls -d "$res"/bound/bound-* 2>/dev/null | head -n 1)
+dir=$(first "$res"/bound/bound-*)
 run="$dir/runs/$kernel-r1"
 check "cmabench run of the stale-cycle scenario on $kernel finished (exit $rc)" [ -r "$run/stale-cycle.txt" ]
 sed 's/^/# /' "$run/stale-cycle.head" 2>/dev/null

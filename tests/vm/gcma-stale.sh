@@ -16,6 +16,7 @@
 # kernels' command line; GCMA_ARCH=arm64 runs it on arm64 guests
 # (tests/vm/gcma-arm64.sh sources it after its own checks). Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 
 vm_test
@@ -60,7 +61,7 @@ SCN
 done
 "$CMABENCH" run --results "$res/stale" "$res/stale.scn"
 rc=$?
-dir=$(ls -d "$res"/stale/stale-* 2>/dev/null | head -n 1)
+dir=$(first "$res"/stale/stale-*)
 check "cmabench run of the stale-read scenario finished (exit $rc)" [ -d "$dir" ]
 for r in vanilla vanilla-1cpu lru none lru-1cpu none-1cpu; do
 	run="$dir/runs/$r-r1"

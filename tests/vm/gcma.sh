@@ -10,6 +10,7 @@
 # scenario's command line) for what it needs, and GCMA_BAD_BOOT=no
 # without the malformed gcma= boot (tests/vm/gcma-debug.sh).
 : "${TESTS_BUILDDIR:?set by make check}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 ARCH=${GCMA_ARCH:-x86_64}
 KERNEL=${GCMA_KERNEL:-gcma}
@@ -21,7 +22,7 @@ set -- --set "arch=$ARCH" --set "kernel=$KERNEL"
 vm_test
 "$CMABENCH" run --results "$res" "$@" gcma-functional
 rc=$?
-run=$(ls -d "$res"/gcma-functional-*/runs/gcma-r1 2>/dev/null | head -n 1)
+run=$(first "$res"/gcma-functional-*/runs/gcma-r1)
 con="$run/console.log"
 check "cmabench run gcma-functional succeeded (exit $rc, status $(val "$run/status"))" [ "$rc" -eq 0 ]
 
@@ -129,7 +130,7 @@ check "the KUnit suite's pool is gone after it ($(awk '$1 == "pool" { printf "%s
 if [ "${GCMA_BAD_BOOT:-yes}" = yes ]; then
 	"$CMABENCH" run --results "$res/bad" "$@" --set setup=none --set script= \
 		--set 'append=gcma=64Q cma=64M' gcma-functional > "$res/bad.log" 2>&1
-	bad=$(ls -d "$res"/bad/gcma-functional-*/runs/gcma-r1 2>/dev/null | head -n 1)
+	bad=$(first "$res"/bad/gcma-functional-*/runs/gcma-r1)
 	check "the guest still boots with gcma=64Q" grep -qx ok "$bad/status"
 	check "the kernel says it refused gcma=64Q" grep -qiE 'gcma.*(invalid|malformed|refus|ignor)' "$bad/console.log"
 	check "no gcma area exists after gcma=64Q" [ ! -e "$bad/snapshots/before/sys-cma/gcma" ]

@@ -3,6 +3,7 @@
 # kernels) at once, each pinned to a core of its own; both complete, and
 # each run's metadata says a VM ran beside it. Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 
 vm_test
@@ -13,7 +14,7 @@ if [ "$cores" -lt 2 ]; then
 fi
 "$CMABENCH" run --jobs 2 --results "$res" --set fio-runtime=2s --set alloc-count=2 smoke
 rc=$?
-dir=$(ls -d "$res"/smoke-* 2>/dev/null | head -n 1)
+dir=$(first "$res"/smoke-*)
 check "cmabench run --jobs 2 smoke succeeded (exit $rc)" [ "$rc" -eq 0 ]
 for r in vanilla-r1 gcma-kernel-r1; do
 	m="$dir/runs/$r/metadata.json"
@@ -33,6 +34,7 @@ span() { # run -> "start end" in seconds
 	echo "$t ${s:-0}"
 }
 overlap() {
+	# shellcheck disable=SC2046 # two spans of two numbers each, split on purpose
 	set -- $(span vanilla-r1) $(span gcma-kernel-r1)
 	awk -v a0="$1" -v ad="$2" -v b0="$3" -v bd="$4" \
 		'BEGIN { exit !(a0 > 0 && b0 > 0 && a0 < b0 + bd && b0 < a0 + ad) }'

@@ -7,6 +7,7 @@
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/tap.sh
 . "$here/../tap.sh"
 
 if ! command -v sbatch >/dev/null 2>&1 || [ ! -x /usr/sbin/slurmctld ] || [ ! -x /usr/sbin/munged ]; then
@@ -34,11 +35,11 @@ eval "$conf"
 check "the single-node Slurm cluster is up" sh -c 'sinfo -h -o %t | grep -q idle'
 
 quick="--set fio-runtime=2s --set alloc-count=2"
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # the options, split into words on purpose
 "$CMABENCH" run --slurm --results "$res/slurm" $quick smoke > "$tmp/slurm.out" 2>&1
 rc=$?
 check "run --slurm smoke succeeded (exit $rc)" [ "$rc" -eq 0 ]
-dir=$(ls -d "$res"/slurm/smoke-* 2>/dev/null | head -n 1)
+dir=$(first "$res"/slurm/smoke-*)
 check "run --slurm showed the array's progress" grep -q '^\[slurm\] job [0-9]*: 2/2 ended' "$tmp/slurm.out"
 for r in vanilla-r1 gcma-kernel-r1; do
 	m="$dir/runs/$r/metadata.json"
@@ -51,9 +52,9 @@ check "the report of a Slurm run is written" [ -s "$dir/report.md" ]
 check "no staging directory is left" sh -c "! ls -d '$res'/slurm/.slurm-* '$res'/slurm/.tmp-* 2>/dev/null"
 
 # The same run made locally has the same files (less Slurm's own).
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # the options, split into words on purpose
 "$CMABENCH" run --results "$res/local" --only vanilla $quick smoke > "$tmp/local.out" 2>&1
-ldir=$(ls -d "$res"/local/smoke-* 2>/dev/null | head -n 1)
+ldir=$(first "$res"/local/smoke-*)
 layout() { (cd "$1" && find . -type f ! -name slurm.log ! -name slurm.json \
 	! -path './data/plot-*' ! -path './runs/gcma-kernel-r1/*' | sort); }
 layout "$dir" > "$tmp/slurm.files"
@@ -65,7 +66,7 @@ fi
 
 # A task killed outright (SIGKILL: it cannot record anything) is a failed
 # run with its log; the other run is kept.
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # the options, split into words on purpose
 "$CMABENCH" run --slurm --no-wait --results "$res/kill" $quick smoke > "$tmp/kill.out" 2>&1
 stage=$(sed -n "s/.*'cmabench wait \(.*\)' completes.*/\1/p" "$tmp/kill.out")
 job=$(sed -n 's/^\[slurm\] job \([0-9]*\): .*/\1/p' "$tmp/kill.out" | head -n 1)
@@ -80,7 +81,7 @@ sleep 3
 scancel --signal=KILL --full "${job}_1"
 "$CMABENCH" wait "$stage" > "$tmp/wait.out" 2>&1
 rc=$?
-kdir=$(ls -d "$res"/kill/smoke-* 2>/dev/null | head -n 1)
+kdir=$(first "$res"/kill/smoke-*)
 completed() { [ "$rc" -eq 1 ] && [ -s "$kdir/report.md" ]; }
 check "cmabench wait completed the results and reported a failure (exit $rc)" completed
 check "the killed task's run failed" sh -c "! grep -qx ok '$kdir/runs/gcma-kernel-r1/status'"

@@ -3,13 +3,14 @@
 # image if needed) and checks what came back through 9p: metadata, fio JSON,
 # ten allocation records, counter snapshots. Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 
 vm_test
 "$CMABENCH" run --only vanilla --results "$res" smoke
 rc=$?
 echo "# cmabench run exited $rc"
-dir=$(ls -d "$res"/smoke-* 2>/dev/null | head -n 1)
+dir=$(first "$res"/smoke-*)
 run="$dir/runs/vanilla-r1"
 
 check "cmabench run smoke succeeded" [ "$rc" -eq 0 ]
@@ -40,4 +41,4 @@ check "cmabench run --resume smoke succeeded" [ "$rc" -eq 0 ]
 check "--resume names the kept directory" sh -c "echo \"\$1\" | grep -qF \"[resume] smoke: complete in $dir, not run again\"" _ "$out"
 check "--resume says nothing is left before any run" sh -c "echo \"\$1\" | grep -q '^\[cmabench run\] .*done: runs\? 1/1; nothing left'" _ "$out"
 check "--resume started no run" sh -c "! echo \"\$1\" | grep -q '^\[run '" _ "$out"
-check "--resume made no second results directory" [ "$(ls -d "$res"/smoke-* | wc -l)" -eq 1 ]
+check "--resume made no second results directory" [ "$(count "$res"/smoke-*)" -eq 1 ]

@@ -6,6 +6,7 @@
 # two buffers and the attribution came back (trace=cma,attribution), and
 # that the report puts cma and gcma side by side. Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 
 vm_test
@@ -13,7 +14,7 @@ vm_test
 	--set alloc-pages=1,512,4096 --set fio-size=256M --set warmup=2s \
 	--set trace=cma,attribution latency-sweep
 rc=$?
-dir=$(ls -d "$res"/latency-sweep-* 2>/dev/null | head -n 1)
+dir=$(first "$res"/latency-sweep-*)
 check "cmabench run latency-sweep succeeded (exit $rc)" [ "$rc" -eq 0 ]
 for s in none cma gcma; do
 	run="$dir/runs/$s-r1"

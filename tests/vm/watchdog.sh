@@ -7,6 +7,7 @@
 # tasks' stacks (sysrq t and w, asked for through a break on the serial
 # line) and the jiffies the host read; the next run goes on. Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
+# shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 no_qemu() { ! pgrep -f "qemu-system-x86_64.*$res" > /dev/null; }
 
@@ -34,7 +35,7 @@ start=$(date +%s)
 rc=$?
 took=$(($(date +%s) - start))
 sed 's/^/# /' "$res/run.log" | grep -v '^# \[' | tail -n 12
-dir=$(ls -d "$res"/out/stall-* 2>/dev/null | head -n 1)
+dir=$(first "$res"/out/stall-*)
 run="$dir/runs/stall-r1"
 check "a run whose tasks all sleep has status hang" grep -qx hang "$run/status"
 check "it is marked partial" grep -q '"partial":true' "$run/metadata.json"

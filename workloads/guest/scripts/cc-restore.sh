@@ -15,6 +15,7 @@
 # Environment from init: R (results); CC_RESTORE_MB (per file, default
 # 24), CC_RESTORE_ROUNDS (default 3) may come from the kernel command line.
 set -u
+# shellcheck source=workloads/guest/scripts/lib.sh
 . "$P/lib.sh"
 MB=${CC_RESTORE_MB:-24}
 ROUNDS=${CC_RESTORE_ROUNDS:-3}

@@ -21,6 +21,7 @@
 set -u
 F=/mnt/scratch/verify.dat
 MB=${FILE_MB:-384}
+# shellcheck source=workloads/guest/scripts/lib.sh
 . "$P/lib.sh"
 
 pages_of() { # area name -> its size in pages
@@ -38,12 +39,12 @@ two_readers() {
 job="--eta=never --name=verify --filename=$F --rw=write --bs=1M --size=${MB}M --verify=crc32c"
 
 counters start
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # fio's options, split into words on purpose
 fio $job --do_verify=0 --output-format=json --output="$R/fio-write.json" || exit 1
 sync
 two_readers
 counters after-reads
-fio --eta=never --name=reread --filename="$F" --rw=randread --bs=4k --size=${MB}M \
+fio --eta=never --name=reread --filename="$F" --rw=randread --bs=4k --size="${MB}M" \
 	--runtime=10 --time_based=1 --invalidate=0 --output-format=json --output="$R/fio-reread.json"
 counters after-rereads
 
@@ -60,7 +61,7 @@ kill "$loader"
 wait "$loader" 2>/dev/null
 counters after-alloc
 
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # fio's options, split into words on purpose
 fio $job --verify_only --output-format=json --output="$R/fio-verify.json"
 rc_v=$?
 counters end
@@ -69,9 +70,10 @@ counters end
 # cleancache-mutate-start): a stale copy restored after a mutation would
 # bring back bytes of the previous pattern, and fio's check would fail.
 pattern() { # verb pattern: write or check the whole of F in one byte pattern
-	fio --eta=never --name=mutate --filename=$F --rw=write --bs=1M --size=${MB}M \
-		--verify=pattern --verify_pattern="$2" --do_verify=0 \
-		$([ "$1" = check ] && echo --verify_only) \
+	only=
+	[ "$1" = check ] && only=--verify_only
+	fio --eta=never --name=mutate --filename="$F" --rw=write --bs=1M --size="${MB}M" \
+		--verify=pattern --verify_pattern="$2" --do_verify=0 ${only:+"$only"} \
 		--output-format=json --output="$R/fio-mutate-$1-$2.json"
 }
 mutated() { # name pattern: F was just changed; check it (larger than RAM)
@@ -144,7 +146,7 @@ if [ -d $S ]; then
 		reclaimed:evicted recalled:taken_back invalidated:invalidates cached:cached_pages; do
 		echo "${pair%%:*} $(cat $S/${pair%%:*}) ${pair#*:} $(cat "$CC/${pair#*:}")"
 	done > "$R/sysfs-cleancache.txt"
-	for d in $S/*/; do
+	for d in "$S"/*/; do
 		echo "pool $(basename "$d") $(cat "$d/size") $(cat "$d/cached") $(cat "$d/recalled")"
 	done >> "$R/sysfs-cleancache.txt"
 	echo "pool_pages $(cat "$CC/pool_pages")" >> "$R/sysfs-cleancache.txt"

@@ -13,6 +13,7 @@
 # area in the first try of this test. Environment from init: R (results),
 # AREA; STRESS_SECONDS (default 30) may come from the kernel command line.
 set -u
+# shellcheck source=workloads/guest/scripts/lib.sh
 . "$P/lib.sh"
 S=${STRESS_SECONDS:-30}
 mem_mb=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)

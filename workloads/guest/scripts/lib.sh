@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # What the guest scripts share; the plan ships it beside every script, which
 # sources it as ". $P/lib.sh". Environment from init: R (results), P (plan).
 CC=/sys/kernel/debug/cleancache

@@ -18,6 +18,7 @@
 #   cycle=N stale_slots=N cached_pages=N taken_back=N pool_pages=N
 # Environment from init: R (results); STALE_CYCLES (default 32).
 set -u
+# shellcheck source=workloads/guest/scripts/lib.sh
 . "$P/lib.sh"
 A=/sys/kernel/debug/cma/gcma
 K=${STALE_CYCLES:-32}
@@ -41,6 +42,7 @@ echo 3 > /proc/sys/vm/drop_caches
 pids=
 i=1
 while [ $i -le "$K" ]; do
+	# shellcheck disable=SC2217 # sleep holds the file open (a reader), it reads nothing
 	sleep 100000 < "$D/f$i" &
 	pids="$pids $!"
 	i=$((i + 1))
@@ -64,7 +66,7 @@ while [ $i -le "$K" ]; do
 	i=$((i + 1))
 done
 counters cycle-end
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # the pids, one word each
 kill $pids 2>/dev/null
 wait 2>/dev/null
 rm -rf "$D" /mnt/scratch/cc-pressure

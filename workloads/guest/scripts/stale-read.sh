@@ -14,6 +14,7 @@
 # STALE_MB (default 1.5 x MemTotal) may come from the kernel command line.
 set -u
 F=/mnt/scratch/stale.dat
+# shellcheck source=workloads/guest/scripts/lib.sh
 . "$P/lib.sh"
 mem_mb=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
 MB=${STALE_MB:-$((mem_mb * 3 / 2))}
