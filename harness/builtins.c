@@ -4,24 +4,10 @@
  * scenario keys.
  */
 #include "builtin.h"
-#include "dataset/dataset.h"
-#include "report/report.h"
 #include "scenario/scenario.h"
 
 #include <stddef.h>
 #include <string.h>
-
-static int report_quietly(const char *dir, struct strbuf *summary)
-{
-	return report_results(dir, NULL, true, summary);
-}
-
-const struct run_hooks cmd_run_hooks = {
-	.export_trace = dataset_export_trace,
-	.background_died = dataset_background_died,
-	.report = report_quietly,
-	.alloc_counts = dataset_alloc_counts,
-};
 
 const struct builtin builtins[] = {
 	{ "build", cmd_build, "build (or reuse) the kernel variants", &build_usage },

@@ -583,3 +583,16 @@ bool have_program(const char *prog)
 	free(copy);
 	return found;
 }
+
+/* With stamp: "20261203-142501" (run ids); without: ISO 8601. */
+char *utc_now(bool stamp)
+{
+	char buf[64];
+	time_t t = time(NULL);
+
+	if (stamp)
+		strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", gmtime(&t));
+	else
+		strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	return xstrdup(buf);
+}

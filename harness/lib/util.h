@@ -58,6 +58,9 @@ char *abs_path(const char *path);
 uint64_t now_ns(void);
 /* Sleeps ms milliseconds (a signal may end it early). */
 void sleep_ms(long ms);
+/* The time now, UTC: with stamp "20261203-142501" (run ids), without ISO 8601
+ * (caller frees). */
+char *utc_now(bool stamp);
 /* "1:05" / "12:04:33": elapsed-time display. */
 void fmt_duration(char *buf, size_t len, double seconds);
 

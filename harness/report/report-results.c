@@ -16,6 +16,7 @@ int report_results(const char *dir, const char *baseline, bool quiet, struct str
 	struct dataset ds;
 	struct strbuf errs = { 0 }, txt = { 0 }, md = { 0 };
 	char *data, *path;
+	size_t significant;
 	int ret = 0;
 
 	if (dataset_load(&ds, dir, &errs)) {
@@ -31,7 +32,7 @@ int report_results(const char *dir, const char *baseline, bool quiet, struct str
 		ret = 1;
 	sb_init(&txt);
 	sb_init(&md);
-	report_dataset(&ds, baseline, &txt, &md);
+	significant = report_dataset(&ds, baseline, &txt, &md);
 	path = path_join(dir, "report.md");
 	if (write_file(path, md.buf, md.len)) {
 		err_msg("%s: %s", path, strerror(errno));
@@ -55,7 +56,7 @@ int report_results(const char *dir, const char *baseline, bool quiet, struct str
 		if (partial)
 			sb_addf(summary, ", %zu of them partial, rows kept", partial);
 		sb_addf(summary, ", %zu not filled), %zu significant differences\n  report: %s\n",
-			unfilled, report_count_significant(md.buf), path);
+			unfilled, significant, path);
 	}
 	free(path);
 	free(data);

@@ -155,6 +155,36 @@ void tests_adjust(struct tests *ts)
 	free(order);
 }
 
+/* Whether cell c of r is printed marked: a tested change against column 0
+ * whose adjusted q is below alpha and whose columns' per-run ranges part. */
+static bool cell_marked(const struct tables *ts, const struct trow *r, size_t c)
+{
+	const struct tcell *x = &r->cells[c], *base = &r->cells[0];
+
+	return c > 0 && !x->text && !isnan(x->v) && !base->text && !isnan(base->v) &&
+	       base->v != 0 && x->test >= 0 && ts->tests.adjusted && !isnan(ts->tests.q[x->test]) &&
+	       ts->tests.q[x->test] < REPORT_ALPHA && ts->tests.separated[x->test];
+}
+
+size_t tables_significant(const struct tables *ts)
+{
+	bool *seen = xcalloc(ts->tests.n ? ts->tests.n : 1, sizeof(*seen));
+	size_t n = 0;
+
+	for (size_t t = 0; t < ts->n; t++)
+		for (size_t i = 0; i < ts->v[t].nrows; i++)
+			for (size_t c = 1; c < ts->v[t].ncols; c++) {
+				const struct trow *r = &ts->v[t].rows[i];
+
+				if (cell_marked(ts, r, c) && !seen[r->cells[c].test]) {
+					seen[r->cells[c].test] = true;
+					n++;
+				}
+			}
+	free(seen);
+	return n;
+}
+
 /* The cell as printed: its text, or its value with the change and mark. */
 static char *cell_text(const struct tables *ts, const struct trow *r, size_t c)
 {
@@ -176,7 +206,7 @@ static char *cell_text(const struct tables *ts, const struct trow *r, size_t c)
 	if (x->test < 0 || !ts->tests.adjusted || isnan(ts->tests.q[x->test]))
 		return xasprintf("%s (%+.2f%%)", num, change);
 	q = ts->tests.q[x->test];
-	mark = q < REPORT_ALPHA && ts->tests.separated[x->test];
+	mark = cell_marked(ts, r, c);
 	/* a primary's cell carries the primaries' q, and says so */
 	if (ts->tests.primary[x->test])
 		return mark ? xasprintf("%s *%+.2f%%* (q %.3f, primary)", num, change, q)

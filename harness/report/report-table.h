@@ -114,5 +114,8 @@ int tests_add(struct tests *ts, double p, bool separated);
 int tests_add_primary(struct tests *ts, double p, bool separated);
 /* Benjamini-Hochberg q-values of every registered test, each family apart. */
 void tests_adjust(struct tests *ts);
+/* The tests some table cell prints marked (significant, ranges apart),
+ * each counted once: the report's count of significant differences. */
+size_t tables_significant(const struct tables *ts);
 
 #endif

@@ -63,13 +63,12 @@ size_t report_equivalence(const struct dataset *a, const struct dataset *b, doub
 void report_set_scenario_dir(const char *dir);
 /* Appends the list of failed and degraded runs of ds. */
 void report_problems(const struct dataset *ds, struct strbuf *txt, struct strbuf *md);
-/* A whole report of one results directory: sections side by side. */
-void report_dataset(const struct dataset *ds, const char *baseline, struct strbuf *txt,
-		    struct strbuf *md);
+/* A whole report of one results directory: sections side by side. Returns
+ * how many of its tests found a significant difference (tables_significant). */
+size_t report_dataset(const struct dataset *ds, const char *baseline, struct strbuf *txt,
+		      struct strbuf *md);
 /* Writes the files the gnuplot scripts in plots/ read into outdir (data/). */
 int report_plot_data(const struct dataset *ds, const char *outdir);
-/* Number of "*...*" marks (significant differences) in a rendered report. */
-size_t report_count_significant(const char *text);
 
 /*
  * The data/ CSVs, plot data and report.md of one results directory (what

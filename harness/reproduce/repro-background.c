@@ -126,7 +126,7 @@ static void keeper_load(struct strbuf *md, const struct picks *ps)
 
 			sb_addf(md, "Under %s the filler kept the area full by reading a median of "
 				"%s MiB per run (%s), reading %s%% of the time (%s). ", ps->sections[s],
-				num(m.med), range(m), num(p.med), range(p));
+				repro_num(m.med), repro_range(m), repro_num(p.med), repro_range(p));
 		}
 		free(mb);
 		free(pct);
@@ -154,7 +154,7 @@ static void requests_met(struct strbuf *md, const struct picks *ps)
 		o = over_reps(v, n);
 		if (n && o.hi > 0)
 			sb_addf(md, "Under %s the job met a median of %s allocation requests per run "
-				"(%s). ", ps->sections[s], num(o.med), range(o));
+				"(%s). ", ps->sections[s], repro_num(o.med), repro_range(o));
 		free(v);
 	}
 }
@@ -168,8 +168,8 @@ static void background_verdict(struct strbuf *md, const struct picks *ps,
 			       const struct published *pub, const double *oh)
 {
 	double pn = pub_value(pub, FIG_BG, "elapsed", "none", NULL);
-	double pc = (ratio(pub_value(pub, FIG_BG, "elapsed", "cma", NULL), pn) - 1) * 100;
-	double pg = (ratio(pub_value(pub, FIG_BG, "elapsed", "gcma", NULL), pn) - 1) * 100;
+	double pc = (repro_ratio(pub_value(pub, FIG_BG, "elapsed", "cma", NULL), pn) - 1) * 100;
+	double pg = (repro_ratio(pub_value(pub, FIG_BG, "elapsed", "gcma", NULL), pn) - 1) * 100;
 	struct primaries pr;
 	struct primary_outcome *o = figure_tests(ps, "job-elapsed:cma/gcma", &pr);
 	struct strbuf few;
@@ -184,7 +184,7 @@ static void background_verdict(struct strbuf *md, const struct picks *ps,
 	} else if (outcomes_significant(o, 1, lower, &few)) {
 		t = xasprintf("GCMA's job took %s of CMA's time, significantly %s, as published "
 			      "(%s against %s overhead).", outcome_text(&o[0]), lower ? "less" : "more",
-			      pct(pg), pct(pc));
+			      repro_pct(pg), repro_pct(pc));
 		verdict_line(md, V_AGREES, t);
 	} else if (few.len) {
 		t = xasprintf("too few runs: %s.", few.buf);
@@ -194,8 +194,8 @@ static void background_verdict(struct strbuf *md, const struct picks *ps,
 			      "%s (CMA) and %s (GCMA) against the published %s and %s (%sx and %sx "
 			      "as large).", outcome_text(&o[0]),
 			      o[0].q < REPORT_ALPHA ? "significant, but the other way than published"
-						    : "not significant", pct(oh[0]), pct(oh[1]),
-			      pct(pc), pct(pg), num(ratio(oh[0], pc)), num(ratio(oh[1], pg)));
+						    : "not significant", repro_pct(oh[0]), repro_pct(oh[1]),
+			      repro_pct(pc), repro_pct(pg), repro_num(repro_ratio(oh[0], pc)), repro_num(repro_ratio(oh[1], pg)));
 		verdict_line(md, V_DIFFERS, t);
 	}
 	md->len -= 1;   /* the verdict's blank line: the next paragraph adds its own */
@@ -255,9 +255,9 @@ static void figure_background(struct strbuf *md, struct repro_ctx *ctx)
 					continue;
 				sb_addf(md, "| %s | %s | %s | %s | %s | %s | %s |\n", jobs.v[j],
 					setups.v[s], jt_label[m], pr ? pr->value : "-",
-					k ? num(o.med) : in_list(sections, setups.v[s]) ? "no results"
+					k ? repro_num(o.med) : in_list(sections, setups.v[s]) ? "no results"
 										       : "not run",
-					range(o), k ? zu(k) : "-");
+					repro_range(o), k ? repro_zu(k) : "-");
 			}
 	sb_add(md, "\n");
 
@@ -288,7 +288,7 @@ static void figure_background(struct strbuf *md, struct repro_ctx *ctx)
 				struct over o;
 
 				for (size_t i = 0; i < k; i++)
-					w[i] = (ratio(v[i], base[m]) - 1) * 100;
+					w[i] = (repro_ratio(v[i], base[m]) - 1) * 100;
 				o = over_reps(w, isnan(base[m]) ? 0 : k);
 				if (isnan(psv) && !o.n)
 					continue;
@@ -297,23 +297,23 @@ static void figure_background(struct strbuf *md, struct repro_ctx *ctx)
 				if (m == JT_ELAPSED && o.n && !strcmp(setups.v[s], "gcma"))
 					oh[1] = o.med;
 				sb_addf(md, "| %s | %s | %s | %s | %s | ", jobs.v[j], setups.v[s],
-					jt_label[m], pct((ratio(psv, pn) - 1) * 100),
-					o.n ? pct(o.med) : !in_list(sections, setups.v[s]) ? "not run"
+					jt_label[m], repro_pct((repro_ratio(psv, pn) - 1) * 100),
+					o.n ? repro_pct(o.med) : !in_list(sections, setups.v[s]) ? "not run"
 							: "no results");
 				if (o.n)
-					sb_addf(md, "%s" DASH "%s | %zu |\n", pct(o.lo), pct(o.hi), o.n);
+					sb_addf(md, "%s" DASH "%s | %zu |\n", repro_pct(o.lo), repro_pct(o.hi), o.n);
 				else
 					sb_add(md, "- | - |\n");
 			}
 		}
 		if (j == 0) {
-			double pc = (ratio(pub_value(pub, FIG_BG, "elapsed", "cma", NULL),
+			double pc = (repro_ratio(pub_value(pub, FIG_BG, "elapsed", "cma", NULL),
 					   pub_value(pub, FIG_BG, "elapsed", "none", NULL)) - 1) * 100;
-			double pg = (ratio(pub_value(pub, FIG_BG, "elapsed", "gcma", NULL),
+			double pg = (repro_ratio(pub_value(pub, FIG_BG, "elapsed", "gcma", NULL),
 					   pub_value(pub, FIG_BG, "elapsed", "none", NULL)) - 1) * 100;
 
 			sb_addf(md, "\nPublished: the elapsed time grows %s with CMA and %s with GCMA, "
-				"so GCMA %s the background job less than CMA does.\n", pct(pc), pct(pg),
+				"so GCMA %s the background job less than CMA does.\n", repro_pct(pc), repro_pct(pg),
 				pg < pc ? "costs" : "does not cost");
 		}
 		if (isnan(oh[0]) || isnan(oh[1])) {
@@ -324,11 +324,11 @@ static void figure_background(struct strbuf *md, struct repro_ctx *ctx)
 		}
 		sb_addf(md, "\nOurs (job `%s`): the elapsed time grows %s with CMA and %s with GCMA; "
 			"`none` alone varies by %s%% (highest " DASH " lowest over median) between "
-			"repetitions.", jobs.v[j], pct(oh[0]), pct(oh[1]), num(noise));
+			"repetitions.", jobs.v[j], repro_pct(oh[0]), repro_pct(oh[1]), repro_num(noise));
 		sb_addf(md, " GCMA's median overhead is %s CMA's.", oh[1] < oh[0] ? "below" : "not below");
 		if (fabs(oh[0] - oh[1]) < noise)
 			sb_addf(md, " The difference between CMA and GCMA (%s points) is smaller than "
-				"that variation, so it is within the noise.", num(fabs(oh[0] - oh[1])));
+				"that variation, so it is within the noise.", repro_num(fabs(oh[0] - oh[1])));
 		sb_add(md, "\n");
 		if (j == 0)
 			background_verdict(md, &ps, pub, oh);

@@ -169,7 +169,7 @@ void describe_env(struct strbuf *md, const struct picks *ps)
 /* ---- numbers ------------------------------------------------------------- */
 
 /* Rotating buffers: a row can hold several numbers. */
-const char *num(double v)
+const char *repro_num(double v)
 {
 	static char buf[16][48];
 	static unsigned k;
@@ -187,7 +187,7 @@ const char *num(double v)
 	return b;
 }
 
-const char *pct(double v)
+const char *repro_pct(double v)
 {
 	static char buf[8][32];
 	static unsigned k;
@@ -200,7 +200,7 @@ const char *pct(double v)
 	return b;
 }
 
-double ratio(double a, double b)
+double repro_ratio(double a, double b)
 {
 	return isnan(a) || isnan(b) || b == 0 ? NAN : a / b;
 }
@@ -213,7 +213,7 @@ struct over over_reps(const double *v, size_t n)
 	return (struct over){ n, s.p50, s.min, s.max };
 }
 
-const char *range(struct over o)
+const char *repro_range(struct over o)
 {
 	static char buf[8][64];
 	static unsigned k;
@@ -222,11 +222,11 @@ const char *range(struct over o)
 	if (!o.n)
 		snprintf(b, sizeof(buf[0]), "-");
 	else
-		snprintf(b, sizeof(buf[0]), "%s" DASH "%s", num(o.lo), num(o.hi));
+		snprintf(b, sizeof(buf[0]), "%s" DASH "%s", repro_num(o.lo), repro_num(o.hi));
 	return b;
 }
 
-const char *zu(size_t n)
+const char *repro_zu(size_t n)
 {
 	static char buf[8][32];
 	static unsigned k;
@@ -363,23 +363,23 @@ void area_facts(struct strbuf *md, const struct picks *ps, const char *cma, cons
 
 	if (c0.n) {
 		sb_addf(md, "In our runs, CMA's first request met its area %s%% full of movable "
-			"pages (median of %zu runs, `area_occupancy_pct` of alloc.csv)", num(c0.med),
+			"pages (median of %zu runs, `area_occupancy_pct` of alloc.csv)", repro_num(c0.med),
 			c0.n);
 		/* the runs' range beside the median: a few runs in the slow regime
 		 * (thousands of failed migrations) hide behind a median of runs */
 		if (mig.n && rt.n)
 			sb_addf(md, "; each CMA request migrated a median of %s pages (runs %s; vmstat "
 				"`pgmigrate_success` over the run / requests) after %s busy retries "
-				"(runs %s)", num(mig.med), range(mig), num(rt.med), range(rt));
+				"(runs %s)", repro_num(mig.med), repro_range(mig), repro_num(rt.med), repro_range(rt));
 		else if (mig.n)
 			sb_addf(md, "; each CMA request migrated a median of %s pages (runs %s; vmstat "
 				"`pgmigrate_success` over the run / requests); busy retries n/a (the "
-				"requests were not traced)", num(mig.med), range(mig));
+				"requests were not traced)", repro_num(mig.med), repro_range(mig));
 		sb_add(md, ". ");
 	}
 	if (g0.n)
 		sb_addf(md, "GCMA's first request met its area %s%% full of cached pages and its last "
-			"%s%% (median of %zu runs). ", num(g0.med), g1.n ? num(g1.med) : "n/a", g0.n);
+			"%s%% (median of %zu runs). ", repro_num(g0.med), g1.n ? repro_num(g1.med) : "n/a", g0.n);
 	if ((c0.n && c0.med < 50) || (g0.n && g0.med < 50))
 		sb_add(md, "An area less than half full is an idle one: such runs measure the set-up, "
 		       "not what the allocators pay when they must take their areas back. ");

@@ -109,12 +109,12 @@ size_t outcomes_significant(const struct primary_outcome *o, size_t n, bool lowe
 void end_paragraph(struct strbuf *md);
 
 /* ---- numbers (rotating buffers: a row can hold several) ---- */
-const char *num(double v);
-const char *pct(double v);
-const char *zu(size_t n);
+const char *repro_num(double v);
+const char *repro_pct(double v);
+const char *repro_zu(size_t n);
 /* "3 (96)", "3 (96; 2 failed)", "0 (4 failed)" */
 const char *ncol(size_t reps, size_t items, size_t fails);
-double ratio(double a, double b);
+double repro_ratio(double a, double b);
 
 /* A per-repetition statistic over the repetitions. */
 struct over {
@@ -122,7 +122,7 @@ struct over {
 	double med, lo, hi;
 };
 struct over over_reps(const double *v, size_t n);
-const char *range(struct over o);
+const char *repro_range(struct over o);
 
 /* Published values: the source of a figure's first row, one value (NAN if none). */
 const char *pub_source(const struct published *pub, const char *figure);

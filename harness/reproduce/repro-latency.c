@@ -298,14 +298,14 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 				continue;
 			}
 			kernel_cells += c.side == SIDE_KERNEL;
-			sb_addf(md, " | %s / %s / %s | %s / %s / %s | %s | ", num(c.st[0].med),
-				num(c.st[1].med), num(c.st[2].med), range(c.st[0]), range(c.st[1]),
-				range(c.st[2]), ncol(c.reps, c.reqs, c.fails));
+			sb_addf(md, " | %s / %s / %s | %s / %s / %s | %s | ", repro_num(c.st[0].med),
+				repro_num(c.st[1].med), repro_num(c.st[2].med), repro_range(c.st[0]), repro_range(c.st[1]),
+				repro_range(c.st[2]), ncol(c.reps, c.reqs, c.fails));
 			if (any_pub)
 				sb_addf(md, "%s / %s / %s",
-					num(ratio(c.st[0].med, pr[0] ? pr[0]->v : NAN)),
-					num(ratio(c.st[1].med, pr[1] ? pr[1]->v : NAN)),
-					num(ratio(c.st[2].med, pr[2] ? pr[2]->v : NAN)));
+					repro_num(repro_ratio(c.st[0].med, pr[0] ? pr[0]->v : NAN)),
+					repro_num(repro_ratio(c.st[1].med, pr[1] ? pr[1]->v : NAN)),
+					repro_num(repro_ratio(c.st[2].med, pr[2] ? pr[2]->v : NAN)));
 			else
 				sb_add(md, "-");
 			sb_addf(md, " | %s |\n", side_name[c.side]);
@@ -333,10 +333,10 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 		double pa, oa;
 
 		snprintf(size, sizeof(size), "%lld", sizes[z]);
-		pa = ratio(pub_value(pub, FIG_LAT, "avg", "cma", size),
+		pa = repro_ratio(pub_value(pub, FIG_LAT, "avg", "cma", size),
 			   pub_value(pub, FIG_LAT, "avg", "gcma", size));
 		lat_pair(&ps, sizes[z], &c, &g);
-		oa = c.reps && g.reps ? ratio(c.st[2].med, g.st[2].med) : NAN;
+		oa = c.reps && g.reps ? repro_ratio(c.st[2].med, g.st[2].med) : NAN;
 		if (isnan(pa) && isnan(oa))
 			continue;
 		shape_add(&sp, sizes[z], pub_value(pub, FIG_LAT, "avg", "cma", size),
@@ -344,7 +344,7 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 			  pub_value(pub, FIG_LAT, "max", "cma", size),
 			  pub_value(pub, FIG_LAT, "max", "gcma", size));
 		if (isnan(oa)) {
-			sb_addf(md, "| %lld | %s | %s | - | - | - |\n", sizes[z], num(pa),
+			sb_addf(md, "| %lld | %s | %s | - | - | - |\n", sizes[z], repro_num(pa),
 				ps.n ? "no results for both set-ups" : "no results");
 			continue;
 		}
@@ -354,9 +354,9 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 		lr->ours = xrealloc(lr->ours, (lr->n + 1) * sizeof(*lr->ours));
 		lr->pages[lr->n] = sizes[z];
 		lr->ours[lr->n++] = oa;
-		sb_addf(md, "| %lld | %s | %s | %s" DASH "%s | %s | %s |\n", sizes[z], num(pa), num(oa),
-			num(ratio(c.st[2].lo, g.st[2].hi)), num(ratio(c.st[2].hi, g.st[2].lo)),
-			num(ratio(oa, pa)), side_name[c.side]);
+		sb_addf(md, "| %lld | %s | %s | %s" DASH "%s | %s | %s |\n", sizes[z], repro_num(pa), repro_num(oa),
+			repro_num(repro_ratio(c.st[2].lo, g.st[2].hi)), repro_num(repro_ratio(c.st[2].hi, g.st[2].lo)),
+			repro_num(repro_ratio(oa, pa)), side_name[c.side]);
 	}
 	sb_add(md, "\n");
 
@@ -370,12 +370,12 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 		sb_addf(md, "At %lld" DASH "%lld pages the published text says about %s%s; the "
 			"published averages give ", blo, bhi, band->value, band->unit);
 		if (pn)
-			sb_addf(md, "%s" DASH "%sx", num(pmin), num(pmax));
+			sb_addf(md, "%s" DASH "%sx", repro_num(pmin), repro_num(pmax));
 		else
 			sb_add(md, "nothing (no published size there)");
 		sb_add(md, "; ours ");
 		if (on)
-			sb_addf(md, "%s" DASH "%sx over %zu size%s.\n\n", num(omin), num(omax), on,
+			sb_addf(md, "%s" DASH "%sx over %zu size%s.\n\n", repro_num(omin), repro_num(omax), on,
 				on == 1 ? "" : "s");
 		else
 			sb_add(md, "has no size there with both set-ups.\n\n");

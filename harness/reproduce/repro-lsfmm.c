@@ -129,8 +129,8 @@ static void figure_lsfmm(struct strbuf *md, struct repro_ctx *ctx)
 				m == 1 ? "cleancache hit rate (%)" : m == 2 ? "time to fill (s)"
 				: "reserved memory holding cached data, steady state (%)",
 				sections[s], pr ? pr->value : "-",
-				k ? num(o.med) : "no results", range(o), k ? zu(k) : "-",
-				k && pr ? num(ratio(o.med, pr->v)) : "-");
+				k ? repro_num(o.med) : "no results", repro_range(o), k ? repro_zu(k) : "-",
+				k && pr ? repro_num(repro_ratio(o.med, pr->v)) : "-");
 			if (m == 1 && k)
 				sb_addf(md, "| (hits, misses summed over the repetitions) | gcma, evict=%s "
 					"| - | %lld, %lld | - | %zu | - |\n", sections[s], th, tm, k);

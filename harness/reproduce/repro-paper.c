@@ -145,7 +145,7 @@ static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
 	burst_cell(&ps, "cma", &bc[0], &notes);
 	burst_cell(&ps, "gcma", &bc[1], &notes);
 	for (int b = 0; b < B_N; b++) {
-		br[b] = bc[0].reps && bc[1].reps ? ratio(bc[0].st[b].med, bc[1].st[b].med) : NAN;
+		br[b] = bc[0].reps && bc[1].reps ? repro_ratio(bc[0].st[b].med, bc[1].st[b].med) : NAN;
 		if (!isnan(br[b]) && (isnan(bmax) || br[b] > bmax)) {
 			bmax = br[b];
 			bwhich = b;
@@ -159,17 +159,17 @@ static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
 		sb_addf(md, "| allocation latency CMA / GCMA, lowest | %s%s | ", lo->value, lo->unit);
 		if (lr->n)
 			sb_addf(md, "%sx | the lowest of the per-size average ratios of figure 1 "
-				"(%lld page%s; %zu sizes) | %s |\n", num(rmin), lr->pages[imin],
+				"(%lld page%s; %zu sizes) | %s |\n", repro_num(rmin), lr->pages[imin],
 				lr->pages[imin] == 1 ? "" : "s", lr->n,
-				num(ratio(rmin, lo->v)));
+				repro_num(repro_ratio(rmin, lo->v)));
 		else
 			sb_add(md, "no results | figure 1 (scenario `rfc-v2`) has no size with both "
 			       "cma and gcma | - |\n");
 		sb_addf(md, "| allocation latency CMA / GCMA, highest | %s%s | ", hi->value, hi->unit);
 		if (lr->n)
 			sb_addf(md, "%sx | the highest of those ratios (%lld page%s) | %s |\n",
-				num(rmax), lr->pages[imax], lr->pages[imax] == 1 ? "" : "s",
-				num(ratio(rmax, hi->v)));
+				repro_num(rmax), lr->pages[imax], lr->pages[imax] == 1 ? "" : "s",
+				repro_num(repro_ratio(rmax, hi->v)));
 		else
 			sb_add(md, "no results | as above | - |\n");
 	}
@@ -177,7 +177,7 @@ static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
 		sb_addf(md, "| photo-shot latency CMA / GCMA, up to | %s%s | ", photo->value, photo->unit);
 		if (!isnan(bmax))
 			sb_addf(md, "%sx | the highest of the burst-latency ratios below (the %s) | %s |\n",
-				num(bmax), b_name[bwhich], num(ratio(bmax, photo->v)));
+				repro_num(bmax), b_name[bwhich], repro_num(repro_ratio(bmax, photo->v)));
 		else
 			sb_add(md, "no results | scenario `paper-photo` (bursts under cma and gcma) | - |\n");
 	}
@@ -190,7 +190,7 @@ static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
 	if (lr->n && !(rmin > 1))
 		sb_addf(md, "**Ours disagrees with the published shape**: GCMA's average allocation "
 			"latency is not lower than CMA's at %lld pages (CMA / GCMA %s), where the paper "
-			"found it %s to %s times lower.\n\n", lr->pages[imin], num(rmin),
+			"found it %s to %s times lower.\n\n", lr->pages[imin], repro_num(rmin),
 			lo ? lo->value : "?", hi ? hi->value : "?");
 
 	sb_add(md, "### Photo-shot (burst) latency\n\n");
@@ -207,16 +207,16 @@ static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
 	for (int s = 0; s < 2; s++)
 		for (int b = 0; b < B_N; b++)
 			sb_addf(md, "| %s | %s | %s | %s | %s |\n", sections[s], b_name[b],
-				bc[s].reps ? num(bc[s].st[b].med) : "no results", range(bc[s].st[b]),
+				bc[s].reps ? repro_num(bc[s].st[b].med) : "no results", repro_range(bc[s].st[b]),
 				ncol(bc[s].reps, bc[s].bursts, bc[s].failed));
 	for (int b = 0; b < B_N; b++) {
-		sb_addf(md, "| cma / gcma | %s | %s | ", b_name[b], num(br[b]));
+		sb_addf(md, "| cma / gcma | %s | %s | ", b_name[b], repro_num(br[b]));
 		if (isnan(br[b]))
 			sb_add(md, "- | - |\n");
 		else
 			sb_addf(md, "%s" DASH "%s | - |\n",
-				num(ratio(bc[0].st[b].lo, bc[1].st[b].hi)),
-				num(ratio(bc[0].st[b].hi, bc[1].st[b].lo)));
+				repro_num(repro_ratio(bc[0].st[b].lo, bc[1].st[b].hi)),
+				repro_num(repro_ratio(bc[0].st[b].hi, bc[1].st[b].lo)));
 	}
 	sb_add(md, "\n");
 	if (bc[0].below || bc[1].below)
@@ -225,11 +225,11 @@ static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
 	if (!isnan(bmax)) {
 		if (!(bmax > 1))
 			sb_addf(md, "**Ours disagrees with the published shape**: GCMA's burst latency "
-				"is not lower than CMA's (highest ratio %s, the %s).\n\n", num(bmax),
+				"is not lower than CMA's (highest ratio %s, the %s).\n\n", repro_num(bmax),
 				b_name[bwhich]);
 		else
 			sb_addf(md, "Ours: GCMA's bursts are up to %sx faster (the %s), against up to "
-				"%s%s published.\n\n", num(bmax), b_name[bwhich],
+				"%s%s published.\n\n", repro_num(bmax), b_name[bwhich],
 				photo ? photo->value : "-", photo ? photo->unit : "");
 	}
 	paper_verdict(md, &ps, photo);

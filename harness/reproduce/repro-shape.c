@@ -56,10 +56,10 @@ void shape_describe(struct strbuf *md, const char *who, const struct shape *s)
 	sb_addf(md, "%s: GCMA's average is lower than CMA's at %zu of %zu sizes; from %lld to %lld "
 		"pages CMA's max grows %sx (%s to %s us) and GCMA's %sx (%s to %s us); the "
 		"longest CMA request took %s us (%lld pages).", who, shape_gcma_faster(s), s->n,
-		s->pages[0], s->pages[last], num(ratio(s->cma_max[last], s->cma_max[0])),
-		num(s->cma_max[0]), num(s->cma_max[last]),
-		num(ratio(s->gcma_max[last], s->gcma_max[0])), num(s->gcma_max[0]),
-		num(s->gcma_max[last]), num(s->cma_max[m]), s->pages[m]);
+		s->pages[0], s->pages[last], repro_num(repro_ratio(s->cma_max[last], s->cma_max[0])),
+		repro_num(s->cma_max[0]), repro_num(s->cma_max[last]),
+		repro_num(repro_ratio(s->gcma_max[last], s->gcma_max[0])), repro_num(s->gcma_max[0]),
+		repro_num(s->gcma_max[last]), repro_num(s->cma_max[m]), s->pages[m]);
 }
 
 /*
@@ -71,10 +71,10 @@ bool shape_verdict(struct strbuf *md, const struct shape *pub, const struct shap
 {
 	struct strbuf why;
 	size_t nwhy = 0, last = ours->n - 1, plast = pub->n - 1;
-	double cg = ratio(ours->cma_max[last], ours->cma_max[0]);
-	double gg = ratio(ours->gcma_max[last], ours->gcma_max[0]);
-	double pcg = ratio(pub->cma_max[plast], pub->cma_max[0]);
-	double pgg = ratio(pub->gcma_max[plast], pub->gcma_max[0]);
+	double cg = repro_ratio(ours->cma_max[last], ours->cma_max[0]);
+	double gg = repro_ratio(ours->gcma_max[last], ours->gcma_max[0]);
+	double pcg = repro_ratio(pub->cma_max[plast], pub->cma_max[0]);
+	double pgg = repro_ratio(pub->gcma_max[plast], pub->gcma_max[0]);
 	bool first = true, agrees;
 
 	sb_init(&why);
@@ -98,12 +98,12 @@ bool shape_verdict(struct strbuf *md, const struct shape *pub, const struct shap
 	}
 	if (!(cg > 1)) {
 		sb_addf(&why, "%sCMA's tail does not grow with size (max %s us at %lld pages, %s us at "
-			"%lld)", nwhy++ ? "; " : "", num(ours->cma_max[0]), ours->pages[0],
-			num(ours->cma_max[last]), ours->pages[last]);
+			"%lld)", nwhy++ ? "; " : "", repro_num(ours->cma_max[0]), ours->pages[0],
+			repro_num(ours->cma_max[last]), ours->pages[last]);
 	} else if (pcg > pgg && !(cg > gg)) {
 		sb_addf(&why, "%sCMA's tail grows no faster with size than GCMA's (%sx against %sx; "
-			"published %sx against %sx)", nwhy++ ? "; " : "", num(cg), num(gg), num(pcg),
-			num(pgg));
+			"published %sx against %sx)", nwhy++ ? "; " : "", repro_num(cg), repro_num(gg), repro_num(pcg),
+			repro_num(pgg));
 	}
 	/* a second or more, size by size: one long request elsewhere does not count */
 	first = true;
@@ -115,7 +115,7 @@ bool shape_verdict(struct strbuf *md, const struct shape *pub, const struct shap
 			sb_addf(&why, "%s%lld pages (%s us; published %s us)",
 				first ? (nwhy++ ? "; CMA's longest request stays below a second at "
 						: "CMA's longest request stays below a second at ")
-				      : ", ", ours->pages[i], num(ours->cma_max[i]), num(pub->cma_max[k]));
+				      : ", ", ours->pages[i], repro_num(ours->cma_max[i]), repro_num(pub->cma_max[k]));
 			first = false;
 		}
 	agrees = !nwhy;
@@ -151,7 +151,7 @@ void band_range(const struct shape *s, long long lo, long long hi, double *min, 
 	*max = -INFINITY;
 	*n = 0;
 	for (size_t i = 0; i < s->n; i++) {
-		double r = ratio(s->cma_avg[i], s->gcma_avg[i]);
+		double r = repro_ratio(s->cma_avg[i], s->gcma_avg[i]);
 
 		if (s->pages[i] < lo || s->pages[i] > hi || isnan(r))
 			continue;

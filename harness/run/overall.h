@@ -16,7 +16,7 @@
 
 struct overall {
 	struct est_step *steps;
-	size_t n;
+	size_t n, cap;
 	uint64_t start_ns, *started_ns;   /* the command's start, each step's */
 	double total;                     /* the estimate before the first step */
 	unsigned jobs, host_cores;
@@ -28,12 +28,14 @@ struct overall {
 };
 
 /*
- * The steps of ctx's plan, after runner_find_kernels; with slurm, the runs
- * are left out (Slurm decides when they run). Checks the image cache and
+ * The steps of ctx's plan (overall-plan.c), after runner_find_kernels; with
+ * slurm, the runs are left out (Slurm decides when they run). Checks the image cache and
  * the copy-rate history, so it takes a moment.
  */
 void overall_init(struct overall *o, const struct run_ctx *ctx, const struct plan *plan,
 		  bool slurm);
+/* Appends a step of kind k estimated to take estimate seconds: its index. */
+size_t overall_add(struct overall *o, enum est_kind k, double estimate);
 /* "[label] 1 kernel to build (~21:50), the image (~0:30), 67 runs at --jobs 2
  * (~37:10): about 59:30 in all; 2 kernels cached" */
 void overall_print_plan(const struct overall *o, const char *label);

@@ -100,8 +100,6 @@ int runner_images(struct run_ctx *ctx, const struct plan *plan);
 /* KVM or TCG (env->accel, else a probe), and QEMU's version. */
 #define RUNNER_KVM_PROBE_KEY "accel.kvm-probe"  /* history: the last probe's 1 booted, -1 not */
 void runner_accel(struct run_ctx *ctx);
-/* With stamp: "20261203-142501" (run ids); without: ISO 8601. */
-char *utc_now(bool stamp);
 /* The host's name, kernel, machine, CPUs and model. */
 json_object *host_info(void);
 /* The seconds run r should take: its section's last run (the history), else
