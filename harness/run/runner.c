@@ -369,272 +369,329 @@ unsigned runner_cores(const struct run_ctx *ctx, const struct run *r)
 	return r->spec->cpus < (long)ctx->host_cores ? (unsigned)r->spec->cpus : ctx->host_cores;
 }
 
-/* cores: the host cores the run is pinned to, NULL when not pinned. */
-json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx, size_t total,
-			    const char *cores)
-{
-	const struct run_spec *s = r->spec;
-	char *dir = xasprintf("%s/runs/%s", ctx->tmpdir, r->name);
-	char *console = path_join(dir, "console.log");
-	char *label = xasprintf("run %zu/%zu %s/%s", idx + 1, total, r->scn->name, r->name);
-	char *hkey = xasprintf("vm.%s.%s", r->scn->name, s->section);
-	char *started = utc_now(false);
-	json_object *m = json_object_new_object();
-	struct strlist qargv = { 0 };
-	struct vm_result res = { .kernel_seconds = -1, .init_seconds = -1 };
-	const char *status;
-	char *scratch = NULL;
+/* One run's state across its phases (runner_run_one). */
+struct one_run {
+	struct run_ctx *ctx;
+	const struct run *r;
+	const struct run_spec *s;
+	const struct cmb_arch *arch;
+	unsigned int ai;
+	struct kernel *k;
 	int kok;
-	struct kernel *k = kernel_for(ctx, s, &kok);
-	double estimate = runner_estimate(ctx->env, r);
-	const struct cmb_arch *arch = s->arch;
-	unsigned int ai = arch_index(arch);
-	/* KVM runs the host's own architecture only; another one is emulated. */
-	const char *accel = arch_native(arch) ? ctx->accel : "tcg";
-	char *accel_reason = arch_native(arch) ? xstrdup(ctx->accel_reason)
-		: xasprintf("an %s guest on a host of another architecture: TCG", arch->name);
-	char *dtb = NULL, *dtb_dir = NULL;
+	const char *accel;          /* KVM runs the host's own architecture only */
+	char *accel_reason;
+	char *dir, *console, *label, *hkey, *scratch, *dtb, *dtb_dir;
+	double disk_scale;
+	json_object *m;
+	struct strlist qargv;
+	struct vm_result res;
+};
 
-	mkdir_p(dir);
-	json_object_object_add(m, "scenario", json_object_new_string(r->scn->name));
-	json_object_object_add(m, "section", json_object_new_string(s->section));
+static void meta_str(json_object *m, const char *key, const char *v)
+{
+	json_object_object_add(m, key, json_object_new_string(v));
+}
+
+/* What the run is: its plan's scenario, set-up, kernel and guest. */
+static void meta_plan(const struct one_run *o)
+{
+	const struct run *r = o->r;
+	const struct run_spec *s = o->s;
+	json_object *m = o->m, *bg = json_object_new_array();
+
+	meta_str(m, "scenario", r->scn->name);
+	meta_str(m, "section", s->section);
 	json_object_object_add(m, "repetition", json_object_new_int(r->rep));
 	/* the set-up order: its seed and this run's place in its repetition (plan.c) */
 	json_object_object_add(m, "order_seed", json_object_new_int64(r->order_seed));
 	json_object_object_add(m, "order_in_repetition", json_object_new_int(r->order_pos));
 	if (s->description)
-		json_object_object_add(m, "description", json_object_new_string(s->description));
-	json_object_object_add(m, "kernel_variant", json_object_new_string(s->kernel));
-	json_object_object_add(m, "arch", json_object_new_string(arch->name));
-	if (kok) {
-		json_object_object_add(m, "kernel_version", json_object_new_string(k->version));
-		json_object_object_add(m, "kernel_build_key", json_object_new_string(k->key));
+		meta_str(m, "description", s->description);
+	meta_str(m, "kernel_variant", s->kernel);
+	meta_str(m, "arch", o->arch->name);
+	if (o->kok) {
+		meta_str(m, "kernel_version", o->k->version);
+		meta_str(m, "kernel_build_key", o->k->key);
 	}
-	json_object_object_add(m, "setup", json_object_new_string(setup_name(s->setup)));
+	meta_str(m, "setup", setup_name(s->setup));
 	json_object_object_add(m, "area_bytes", json_object_new_int64(s->area));
 	json_object_object_add(m, "guest_memory_mib", json_object_new_int64(r->mem_mib));
 	json_object_object_add(m, "guest_cpus", json_object_new_int(s->cpus));
 	json_object_object_add(m, "swap_mib", json_object_new_int64((int64_t)(s->swap >> 20)));
 	if (s->swap)
-		json_object_object_add(m, "swap_device", json_object_new_string(s->swap_device));
+		meta_str(m, "swap_device", s->swap_device);
 	if (r->area)
-		json_object_object_add(m, "area", json_object_new_string(r->area));
-	json_object_object_add(m, "allocations", json_object_new_string(r->allocations));
-	json_object_object_add(m, "disk", json_object_new_string(s->disk));
+		meta_str(m, "area", r->area);
+	meta_str(m, "allocations", r->allocations);
+	meta_str(m, "disk", s->disk);
 	json_object_object_add(m, "timeout_seconds", json_object_new_double(s->timeout));
 	json_object_object_add(m, "timeout_derived", json_object_new_boolean(!(s->timeout_key > 0)));
 	if (s->alloc_count > 0 && r->area)
 		json_object_object_add(m, "alloc_timeout_seconds",
 				       json_object_new_double(s->alloc_timeout));
-	double disk_scale = run_disk_scale(ctx, s);
-
 	if (strcmp(s->disk, "host")) {
 		struct calib key = { .source = CALIB_KEY };
 
-		json_object_object_add(m, "disk_scale", json_object_new_double(disk_scale));
+		json_object_object_add(m, "disk_scale", json_object_new_double(o->disk_scale));
 		/* where the divisor came from: the scenario's number, or measured */
 		json_object_object_add(m, "disk_calibration",
-				       calib_to_json(s->disk_scale > 0 ? &key : &ctx->copy_calib[ai]));
+				       calib_to_json(s->disk_scale > 0 ? &key
+								       : &o->ctx->copy_calib[o->ai]));
 	}
 	if (s->baseline)
-		json_object_object_add(m, "baseline", json_object_new_string(s->baseline));
+		meta_str(m, "baseline", s->baseline);
 	if (s->primary)
-		json_object_object_add(m, "primary", json_object_new_string(s->primary));
+		meta_str(m, "primary", s->primary);
 	/* Set-ups without an area run the fill's load too (plan.c). */
 	json_object_object_add(m, "fill_target_pct",
 			       json_object_new_int64(r->area || s->area > 0 ? s->fill : 0));
-	{
-		json_object *bg = json_object_new_array();
+	for (size_t i = 0; i < s->bg.n; i++) {
+		const struct bg_item *b = &s->bg.v[i];
+		char *name = b->arg ? xasprintf("%s:%s", b->w->name, b->arg) : xstrdup(b->w->name);
 
-		for (size_t i = 0; i < s->bg.n; i++) {
-			const struct bg_item *b = &s->bg.v[i];
-			char *name = b->arg ? xasprintf("%s:%s", b->w->name, b->arg)
-					    : xstrdup(b->w->name);
-
-			json_object_array_add(bg, json_object_new_string(name));
-			free(name);
-		}
-		json_object_object_add(m, "backgrounds", bg);
+		json_object_array_add(bg, json_object_new_string(name));
+		free(name);
 	}
-	json_object_object_add(m, "cmdline", json_object_new_string(r->cmdline));
-	json_object_object_add(m, "qemu_version",
-			       json_object_new_string(ctx->qemu_versions[ai] ? ctx->qemu_versions[ai]
-									: ctx->qemu_version));
+	json_object_object_add(m, "backgrounds", bg);
+	meta_str(m, "cmdline", r->cmdline);
+}
+
+/* Where and with what it runs: QEMU, the image, the host, the time. */
+static void meta_host(const struct one_run *o, const char *started, const char *cores)
+{
+	const struct run_ctx *ctx = o->ctx;
+	const char *image = ctx->images[o->ai];
+	json_object *m = o->m;
+
+	meta_str(m, "qemu_version",
+		 ctx->qemu_versions[o->ai] ? ctx->qemu_versions[o->ai] : ctx->qemu_version);
 	json_object_object_add(m, "results_schema", json_object_new_int(RUN_RESULTS_SCHEMA));
-	json_object_object_add(m, "cmabench_source", json_object_new_string(
-		ctx->source_version ? ctx->source_version : "unknown"));
-	if (ctx->images[ai])
-		json_object_object_add(m, "root_image", json_object_new_string(
-			strrchr(ctx->images[ai], '/') ? strrchr(ctx->images[ai], '/') + 1
-						      : ctx->images[ai]));
-	json_object_object_add(m, "accelerator", json_object_new_string(accel));
-	json_object_object_add(m, "accelerator_reason", json_object_new_string(accel_reason));
-	json_object_object_add(m, "date", json_object_new_string(started));
+	meta_str(m, "cmabench_source", ctx->source_version ? ctx->source_version : "unknown");
+	if (image)
+		meta_str(m, "root_image", strrchr(image, '/') ? strrchr(image, '/') + 1 : image);
+	meta_str(m, "accelerator", o->accel);
+	meta_str(m, "accelerator_reason", o->accel_reason);
+	meta_str(m, "date", started);
 	/* Epoch seconds: when runs on one host overlapped (Slurm's tasks). */
 	json_object_object_add(m, "start_unix", json_object_new_int64((int64_t)time(NULL)));
 	json_object_object_add(m, "host", host_info());
 	json_object_object_add(m, "host_load_start", host_load());
 	json_object_object_add(m, "jobs", json_object_new_int64(ctx->jobs));
 	if (cores)
-		json_object_object_add(m, "cpu_affinity", json_object_new_string(cores));
+		meta_str(m, "cpu_affinity", cores);
+}
 
-	if (!kok) {
-		status = "kernel-build-failed";
-		printf("[%s] skipped: kernel %s did not build\n", label, s->kernel);
-		goto record;
-	}
-	if (write_guest_plan(ctx->env, r, dir) || !(scratch = scratch_make(ctx->env, r, r->name))) {
-		status = "setup-failed";
-		goto record;
-	}
-	char *disk_opts = disk_qemu_opts(disk_find(s->disk), disk_scale);
-	char *hang_dump = path_join(dir, "hang.txt");
-	char *wd_log = path_join(dir, "watchdog.txt");
-	char *kdir = xstrdup(k->bzimage);
-	char *sysmap;
+/* Boots the guest and waits for it: the run's status, or NULL when its
+ * set-up failed before QEMU started. */
+static const char *boot(struct one_run *o)
+{
+	const struct run_spec *s = o->s;
+	char *disk_opts = disk_qemu_opts(disk_find(s->disk), o->disk_scale);
+	char *hang_dump = path_join(o->dir, "hang.txt");
+	char *wd_log = path_join(o->dir, "watchdog.txt");
+	char *kdir = xstrdup(o->k->bzimage), *sysmap;
+	const char *status = NULL;
 
 	*strrchr(kdir, '/') = '\0';
 	sysmap = path_join(kdir, "System.map");
 	free(kdir);
 	struct vm_config vc = {
-		.qemu = arch_qemu(ctx->env, arch), .accel = accel, .mem_mib = r->mem_mib,
-		.machine = arch->machine, .cpu = arch->tcg_cpu,
-		.cpus = s->cpus, .kernel = k->bzimage, .cmdline = r->cmdline,
-		.root_img = ctx->images[ai], .scratch_img = scratch, .share_dir = dir,
-		.console_log = console, .timeout_s = s->timeout, .label = label,
+		.qemu = arch_qemu(o->ctx->env, o->arch), .accel = o->accel,
+		.mem_mib = o->r->mem_mib, .machine = o->arch->machine, .cpu = o->arch->tcg_cpu,
+		.cpus = s->cpus, .kernel = o->k->bzimage, .cmdline = o->r->cmdline,
+		.root_img = o->ctx->images[o->ai], .scratch_img = o->scratch, .share_dir = o->dir,
+		.console_log = o->console, .timeout_s = s->timeout, .label = o->label,
 		.scratch_opts = disk_opts,
-		.estimate_s = estimate,
+		.estimate_s = runner_estimate(o->ctx->env, o->r),
 		.hang_dump = hang_dump, .sysmap = sysmap,
 		.silence_s = s->hang_silence, .watchdog_log = wd_log,
 		.scratch_stall = s->scratch_stall && s->scratch_stall[0] ? s->scratch_stall : NULL,
 	};
-	if (arch->device_tree) {
+	if (o->arch->device_tree) {
 		/* QEMU's tree for this very machine plus the set-up's reserved-memory node. */
 		struct strbuf errs = { 0 };
 
-		dtb_dir = xasprintf("%s.dtb.d", scratch);
-		if (dtb_make(ctx->env, &vc, s->setup, s->area, dtb_dir, &dtb, &errs)) {
-			err_msg("%s/%s: %s", r->scn->name, r->name, errs.buf);
+		o->dtb_dir = xasprintf("%s.dtb.d", o->scratch);
+		if (dtb_make(o->ctx->env, &vc, s->setup, s->area, o->dtb_dir, &o->dtb, &errs)) {
+			err_msg("%s/%s: %s", o->r->scn->name, o->r->name, errs.buf);
 			sb_free(&errs);
-			free(disk_opts);
-			free(hang_dump);
-			free(wd_log);
-			free(sysmap);
-			status = "setup-failed";
-			goto record;
+			goto out;
 		}
 		sb_free(&errs);
-		vc.dtb = dtb;
-		json_object_object_add(m, "devicetree", json_object_new_string(DTB_SOURCE_NAME));
+		vc.dtb = o->dtb;
+		meta_str(o->m, "devicetree", DTB_SOURCE_NAME);
 	}
-	vm_argv(&vc, &qargv);
+	vm_argv(&vc, &o->qargv);
 	{
 		json_object *a = json_object_new_array();
 
-		for (size_t i = 0; i < qargv.n; i++)
-			json_object_array_add(a, json_object_new_string(qargv.v[i]));
-		json_object_object_add(m, "qemu_argv", a);
+		for (size_t i = 0; i < o->qargv.n; i++)
+			json_object_array_add(a, json_object_new_string(o->qargv.v[i]));
+		json_object_object_add(o->m, "qemu_argv", a);
 	}
-	vm_run(&vc, &res);
+	vm_run(&vc, &o->res);
+	status = vm_status_name(o->res.status);
+out:
 	free(disk_opts);
 	free(hang_dump);
 	free(wd_log);
 	free(sysmap);
-	status = vm_status_name(res.status);
-	{
+	return status;
+}
+
+/* What the guest brought back decides the status: its trace, its rows, its
+ * backgrounds. */
+static const char *judge(struct one_run *o, const char *status)
+{
+	const struct run_hooks *h = o->ctx->hooks;
+	struct vm_result *res = &o->res;
+	const char *scn = o->r->scn->name, *name = o->r->name;
+
+	if (h && h->export_trace) {
 		/* A text copy of the trace's cma events: results committed
 		 * without the binary trace.dat still give the same report. */
 		struct strbuf errs = { 0 };
 
-		if (ctx->hooks && ctx->hooks->export_trace &&
-		    ctx->hooks->export_trace(dir, &errs)) {
-			err_msg("%s/%s: trace.dat %s", r->scn->name, r->name, errs.buf);
-			json_object_object_add(m, "trace_problem", json_object_new_string(errs.buf));
+		if (h->export_trace(o->dir, &errs)) {
+			err_msg("%s/%s: trace.dat %s", scn, name, errs.buf);
+			meta_str(o->m, "trace_problem", errs.buf);
 		}
 		sb_free(&errs);
 	}
 	/* Ended before its plan did: the rows its driver wrote (and flushed)
 	 * are on the share; they count, marked partial. */
-	if (res.status == VM_TIMEOUT || res.status == VM_HANG || res.status == VM_PANIC ||
-	    res.status == VM_CRASHED || res.status == VM_INTERRUPTED)
-		json_object_object_add(m, "partial", json_object_new_boolean(1));
-	if (ctx->hooks && ctx->hooks->alloc_counts) {
+	if (res->status == VM_TIMEOUT || res->status == VM_HANG || res->status == VM_PANIC ||
+	    res->status == VM_CRASHED || res->status == VM_INTERRUPTED)
+		json_object_object_add(o->m, "partial", json_object_new_boolean(1));
+	if (h && h->alloc_counts) {
 		long long rows = 0, failed, timed_out;
-		bool have = ctx->hooks->alloc_counts(dir, &rows, &failed, &timed_out);
+		bool have = h->alloc_counts(o->dir, &rows, &failed, &timed_out);
 
 		if (have) {
-			json_object_object_add(m, "requests", json_object_new_int64(rows));
-			json_object_object_add(m, "requests_failed", json_object_new_int64(failed));
-			json_object_object_add(m, "requests_timed_out",
+			json_object_object_add(o->m, "requests", json_object_new_int64(rows));
+			json_object_object_add(o->m, "requests_failed", json_object_new_int64(failed));
+			json_object_object_add(o->m, "requests_timed_out",
 					       json_object_new_int64(timed_out));
 		}
 		/* A run that did everything and brought back no row of the
 		 * allocations it planned produced nothing: a fault, not a result. */
-		if (res.status == VM_OK && strcmp(r->allocations, "none") && !rows) {
+		if (res->status == VM_OK && strcmp(o->r->allocations, "none") && !rows) {
 			status = "no-rows";
-			snprintf(res.problem, sizeof(res.problem), "the plan allocates, but alloc.csv %s",
-				 have ? "has no row" : "is missing");
-			err_msg("%s/%s: %s", r->scn->name, r->name, res.problem);
+			snprintf(res->problem, sizeof(res->problem),
+				 "the plan allocates, but alloc.csv %s", have ? "has no row" : "is missing");
+			err_msg("%s/%s: %s", scn, name, res->problem);
 		}
 	}
-	if (res.status == VM_OK && !strcmp(status, "ok") && ctx->hooks &&
-	    ctx->hooks->background_died && ctx->hooks->background_died(dir)) {
+	if (res->status == VM_OK && !strcmp(status, "ok") && h && h->background_died &&
+	    h->background_died(o->dir)) {
 		/* The numbers exist but were not taken under the planned load. */
 		status = "degraded";
-		err_msg("%s/%s: a background workload died (see backgrounds.csv)", r->scn->name, r->name);
+		err_msg("%s/%s: a background workload died (see backgrounds.csv)", scn, name);
 	}
-	if (res.status == VM_OK)
-		history_set(ctx->env, hkey, res.seconds);
-	else if (res.status != VM_INTERRUPTED) {
-		err_msg("%s/%s: %s%s%s", r->scn->name, r->name, status,
-			res.problem[0] ? ": " : "", res.problem);
-		char *name = xasprintf("runs/%s/console.log of the results directory named at "
-				       "the end", r->name);
+	return status;
+}
 
-		print_tail(console, name, 25);
-		free(name);
-		if (res.silence[0]) {
+/* The run's end, told: its time into the history when it was ok, else
+ * why not, with its console's tail; and what the VM measured. */
+static void tell_end(struct one_run *o, const char *status)
+{
+	const struct vm_result *res = &o->res;
+	const char *scn = o->r->scn->name, *name = o->r->name;
+	json_object *m = o->m;
+
+	if (res->status == VM_OK)
+		history_set(o->ctx->env, o->hkey, res->seconds);
+	else if (res->status != VM_INTERRUPTED) {
+		char *where = xasprintf("runs/%s/console.log of the results directory named at "
+					"the end", name);
+
+		err_msg("%s/%s: %s%s%s", scn, name, status, res->problem[0] ? ": " : "",
+			res->problem);
+		print_tail(o->console, where, 25);
+		free(where);
+		if (res->silence[0]) {
 			err_msg("%s/%s: %s (runs/%s/watchdog.txt; the tasks' stacks are in its "
-				"console.log)", r->scn->name, r->name, res.silence, r->name);
-			json_object_object_add(m, "silence", json_object_new_string(res.silence));
+				"console.log)", scn, name, res->silence, name);
+			meta_str(m, "silence", res->silence);
 		}
-		if (res.hang[0]) {
-			err_msg("%s/%s: where the vCPUs were (runs/%s/hang.txt): %s", r->scn->name,
-				r->name, r->name, res.hang);
-			json_object_object_add(m, "hang", json_object_new_string(res.hang));
+		if (res->hang[0]) {
+			err_msg("%s/%s: where the vCPUs were (runs/%s/hang.txt): %s", scn, name, name,
+				res->hang);
+			meta_str(m, "hang", res->hang);
 		}
 	}
-	json_object_object_add(m, "seconds", json_object_new_double(res.seconds));
-	json_object_object_add(m, "kernel_start_seconds", json_object_new_double(res.kernel_seconds));
-	json_object_object_add(m, "init_start_seconds", json_object_new_double(res.init_seconds));
-	json_object_object_add(m, "kernel_warnings", json_object_new_int(res.warnings));
-	if (res.problem[0])
-		json_object_object_add(m, "problem", json_object_new_string(res.problem));
-record:
-	json_object_object_add(m, "status", json_object_new_string(status));
-	json_object_object_add(m, "host_load_end", host_load());
-	json_object_object_add(m, "end_unix", json_object_new_int64((int64_t)time(NULL)));
-	/* Sequential: nothing ran beside it (the pool corrects this when it did). */
-	json_object_object_add(m, "vms_beside", json_object_new_int(0));
-	runner_write_meta(dir, m);
-	runner_write_status(dir, status);
-	if (scratch) {
-		unlink(scratch);
-		free(scratch);
+	json_object_object_add(m, "seconds", json_object_new_double(res->seconds));
+	json_object_object_add(m, "kernel_start_seconds", json_object_new_double(res->kernel_seconds));
+	json_object_object_add(m, "init_start_seconds", json_object_new_double(res->init_seconds));
+	json_object_object_add(m, "kernel_warnings", json_object_new_int(res->warnings));
+	if (res->problem[0])
+		meta_str(m, "problem", res->problem);
+}
+
+static void one_run_free(struct one_run *o)
+{
+	if (o->scratch) {
+		unlink(o->scratch);
+		free(o->scratch);
 	}
-	if (dtb_dir) {
-		rm_rf(dtb_dir);
-		free(dtb_dir);
+	if (o->dtb_dir) {
+		rm_rf(o->dtb_dir);
+		free(o->dtb_dir);
 	}
-	free(dtb);
-	free(accel_reason);
-	sl_free(&qargv);
-	free(dir);
-	free(console);
-	free(label);
-	free(hkey);
+	free(o->dtb);
+	free(o->accel_reason);
+	sl_free(&o->qargv);
+	free(o->dir);
+	free(o->console);
+	free(o->label);
+	free(o->hkey);
+}
+
+/* cores: the host cores the run is pinned to, NULL when not pinned. */
+json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx, size_t total,
+			    const char *cores)
+{
+	struct one_run o = {
+		.ctx = ctx, .r = r, .s = r->spec, .arch = r->spec->arch,
+		.res = { .kernel_seconds = -1, .init_seconds = -1 },
+		.m = json_object_new_object(),
+	};
+	char *started = utc_now(false);
+	const char *status;
+
+	o.ai = arch_index(o.arch);
+	o.k = kernel_for(ctx, o.s, &o.kok);
+	o.accel = arch_native(o.arch) ? ctx->accel : "tcg";
+	o.accel_reason = arch_native(o.arch) ? xstrdup(ctx->accel_reason)
+		: xasprintf("an %s guest on a host of another architecture: TCG", o.arch->name);
+	o.dir = xasprintf("%s/runs/%s", ctx->tmpdir, r->name);
+	o.console = path_join(o.dir, "console.log");
+	o.label = xasprintf("run %zu/%zu %s/%s", idx + 1, total, r->scn->name, r->name);
+	o.hkey = xasprintf("vm.%s.%s", r->scn->name, o.s->section);
+	o.disk_scale = run_disk_scale(ctx, o.s);
+	mkdir_p(o.dir);
+	meta_plan(&o);
+	meta_host(&o, started, cores);
 	free(started);
-	return m;
+	if (!o.kok) {
+		status = "kernel-build-failed";
+		printf("[%s] skipped: kernel %s did not build\n", o.label, o.s->kernel);
+	} else if (write_guest_plan(ctx->env, r, o.dir) ||
+		   !(o.scratch = scratch_make(ctx->env, r, r->name)) || !(status = boot(&o))) {
+		status = "setup-failed";
+	} else {
+		status = judge(&o, status);
+		tell_end(&o, status);
+	}
+	meta_str(o.m, "status", status);
+	json_object_object_add(o.m, "host_load_end", host_load());
+	json_object_object_add(o.m, "end_unix", json_object_new_int64((int64_t)time(NULL)));
+	/* Sequential: nothing ran beside it (the pool corrects this when it did). */
+	json_object_object_add(o.m, "vms_beside", json_object_new_int(0));
+	runner_write_meta(o.dir, o.m);
+	runner_write_status(o.dir, status);
+	one_run_free(&o);
+	return o.m;
 }
 
 

@@ -248,33 +248,131 @@ static bool watch_progress(struct watch *w, uint64_t *files_at)
 	return wd_probe(&w->wd, &w->g, now, w->last_output);
 }
 
+/* A QMP socket, idle unless the timeout or the watchdog fires: not part of
+ * the experiment. Its path, or NULL (*dir: the directory to remove). */
+static char *qmp_add(const struct vm_config *c, struct strlist *argv, char **dir)
+{
+	char *sock;
+
+	*dir = NULL;
+	if (!c->hang_dump && !(c->silence_s > 0) && !c->scratch_stall)
+		return NULL;
+	*dir = xstrdup("/tmp/cmabench-qmp-XXXXXX");
+	if (!mkdtemp(*dir))
+		return NULL;
+	sock = path_join(*dir, "qmp");
+	sl_add(argv, "-qmp");
+	sl_addf(argv, "unix:%s,server=on,wait=off", sock);
+	return sock;
+}
+
+enum vm_end { END_EXITED, END_HUNG, END_STOPPED };
+
+/* Reads the console until QEMU exits, the watchdog finds the guest hung,
+ * the timeout (or the guest's own deadline) passes, or Ctrl-C; *status:
+ * QEMU's wait status, *fd closed when the console ended first. */
+static enum vm_end watch_guest(struct watch *w, pid_t pid, int *fd, uint64_t timeout_at,
+			       int *status, bool *timed_out)
+{
+	const struct vm_config *c = w->c;
+	struct vm_result *r = w->r;
+	uint64_t files_at = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = *fd, .events = POLLIN };
+		char buf[8192];
+
+		if (*fd >= 0 && poll(&p, 1, 200) > 0) {
+			ssize_t n = read(*fd, buf, sizeof(buf));
+
+			if (n > 0)
+				feed(w, buf, n);
+			else if (n == 0) {
+				close(*fd);
+				*fd = -1;
+			}
+		} else if (*fd < 0) {
+			poll(NULL, 0, 100);
+		}
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return END_EXITED;
+		if (!w->done && !interrupted() && watch_progress(w, &files_at)) {
+			progress_update(&w->prog, "hang: reading where the vCPUs are", -1);
+			if (w->g.qmp_sock)
+				hangdump_write(w->g.qmp_sock, c->sysmap, c->hang_dump, r->hang,
+					       sizeof(r->hang));
+			*status = stop_child(pid, 2000);
+			return END_HUNG;
+		}
+		if (interrupted() || now_ns() > timeout_at || (w->deadline && now_ns() > w->deadline)) {
+			*timed_out = now_ns() > timeout_at && !w->done;
+			if (*timed_out && !interrupted() && w->g.qmp_sock) {
+				progress_update(&w->prog, "timeout: reading where the vCPUs are", -1);
+				hangdump_write(w->g.qmp_sock, c->sysmap, c->hang_dump, r->hang,
+					       sizeof(r->hang));
+			}
+			*status = stop_child(pid, 2000);
+			return END_STOPPED;
+		}
+		progress_update(&w->prog, w->detail, -1);
+	}
+}
+
+/* Whatever QEMU printed last is still in the pipe, and a last line may
+ * have no newline. */
+static void drain(struct watch *w, int fd)
+{
+	if (fd >= 0) {
+		char buf[8192];
+		ssize_t n;
+
+		fcntl(fd, F_SETFL, O_NONBLOCK);
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			feed(w, buf, n);
+		close(fd);
+	}
+	if (w->linelen) {
+		w->line[w->linelen] = '\0';
+		on_line(w, w->line);
+	}
+}
+
+static enum vm_status end_status(const struct watch *w, bool hung, bool timed_out)
+{
+	if (interrupted())
+		return VM_INTERRUPTED;
+	if (w->panicked)
+		return VM_PANIC;
+	if (w->no_init)
+		return VM_NO_INIT;
+	if (w->oopsed)
+		return VM_OOPS;
+	if (hung)
+		return VM_HANG;
+	if (timed_out)
+		return VM_TIMEOUT;
+	if (!w->done)
+		return VM_CRASHED;
+	return w->failed_steps ? VM_STEP_FAILED : VM_OK;
+}
+
 int vm_run(const struct vm_config *c, struct vm_result *r)
 {
 	struct strlist argv = { 0 };
 	struct watch w = { .c = c, .r = r, .g = { .serial_in = -1, .serial_id = "serial0" } };
-	uint64_t timeout_at, files_at = 0;
 	int fd = -1, infd = -1, status = 0;
-	bool exited = false, timed_out = false, hung = false;
-	char *qmp_dir = NULL, *qmp_sock = NULL;
+	bool timed_out = false, hung;
+	char *qmp_dir, *qmp_sock;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
 	r->kernel_seconds = r->init_seconds = -1;
 	w.logfd = open(c->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	vm_argv(c, &argv);
-	if (c->hang_dump || c->silence_s > 0 || c->scratch_stall) {
-		/* A QMP socket, idle unless the timeout or the watchdog fires: not part of the experiment. */
-		qmp_dir = xstrdup("/tmp/cmabench-qmp-XXXXXX");
-		if (mkdtemp(qmp_dir)) {
-			qmp_sock = path_join(qmp_dir, "qmp");
-			sl_add(&argv, "-qmp");
-			sl_addf(&argv, "unix:%s,server=on,wait=off", qmp_sock);
-		}
-	}
+	qmp_sock = qmp_add(c, &argv, &qmp_dir);
 	snprintf(w.detail, sizeof(w.detail), "starting");
 	progress_begin(&w.prog, c->label, c->estimate_s);
 	w.start = w.last_output = now_ns();
-	timeout_at = w.start + (uint64_t)(c->timeout_s * 1e9);
 	w.g.qmp_sock = qmp_sock;
 	wd_init(&w.wd, qmp_sock ? c->silence_s : 0, w.start);
 	w.g.jiffies_addr = c->silence_s > 0 ? sysmap_symbol(c->sysmap, "jiffies_64") : 0;
@@ -285,110 +383,31 @@ int vm_run(const struct vm_config *c, struct vm_result *r)
 		r->status = VM_START_FAILED;
 		snprintf(r->problem, sizeof(r->problem), "cannot start %s: %s", c->qemu, strerror(errno));
 		progress_end(&w.prog, "could not start QEMU");
-		if (w.logfd >= 0)
-			close(w.logfd);
-		if (qmp_dir)
-			rm_rf(qmp_dir);
-		free(qmp_dir);
-		free(qmp_sock);
-		wd_free(&w.wd);
-		return -1;
-	}
-
-	while (!exited) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		char buf[8192];
-
-		if (fd >= 0 && poll(&p, 1, 200) > 0) {
-			ssize_t n = read(fd, buf, sizeof(buf));
-
-			if (n > 0)
-				feed(&w, buf, n);
-			else if (n == 0) {
-				close(fd);
-				fd = -1;
-			}
-		} else if (fd < 0) {
-			poll(NULL, 0, 100);
+	} else {
+		hung = watch_guest(&w, pid, &fd, w.start + (uint64_t)(c->timeout_s * 1e9), &status,
+				   &timed_out) == END_HUNG;
+		drain(&w, fd);
+		if (hung) {
+			wd_summary(&w.wd, r->silence, sizeof(r->silence));
+			sb_addf(&w.wd.log, "# summary: %s\n# vCPUs (hang.txt): %s\n", r->silence,
+				r->hang[0] ? r->hang : "not read");
+			if (c->watchdog_log)
+				write_file(c->watchdog_log, w.wd.log.buf, w.wd.log.len);
 		}
-		if (waitpid(pid, &status, WNOHANG) == pid) {
-			exited = true;
-			break;
-		}
-		if (!w.done && !interrupted() && watch_progress(&w, &files_at)) {
-			hung = true;
-			progress_update(&w.prog, "hang: reading where the vCPUs are", -1);
-			if (qmp_sock)
-				hangdump_write(qmp_sock, c->sysmap, c->hang_dump, r->hang,
-					       sizeof(r->hang));
-			status = stop_child(pid, 2000);
-			exited = true;
-			break;
-		}
-		if (interrupted() || now_ns() > timeout_at || (w.deadline && now_ns() > w.deadline)) {
-			timed_out = now_ns() > timeout_at && !w.done;
-			if (timed_out && !interrupted() && qmp_sock) {
-				progress_update(&w.prog, "timeout: reading where the vCPUs are", -1);
-				hangdump_write(qmp_sock, c->sysmap, c->hang_dump, r->hang,
-					       sizeof(r->hang));
-			}
-			status = stop_child(pid, 2000);
-			exited = true;
-			break;
-		}
-		progress_update(&w.prog, w.detail, -1);
-	}
-	/* Whatever QEMU printed last is still in the pipe. */
-	if (fd >= 0) {
-		char buf[8192];
-		ssize_t n;
-
-		fcntl(fd, F_SETFL, O_NONBLOCK);
-		while ((n = read(fd, buf, sizeof(buf))) > 0)
-			feed(&w, buf, n);
-		close(fd);
-	}
-	if (w.linelen) {
-		w.line[w.linelen] = '\0';
-		on_line(&w, w.line);
+		r->seconds = (now_ns() - w.start) / 1e9;
+		r->qemu_exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		r->status = end_status(&w, hung, timed_out);
+		progress_end(&w.prog, vm_status_name(r->status));
 	}
 	if (w.logfd >= 0)
 		close(w.logfd);
 	if (infd >= 0)
 		close(infd);
-	if (hung) {
-		wd_summary(&w.wd, r->silence, sizeof(r->silence));
-		sb_addf(&w.wd.log, "# summary: %s\n# vCPUs (hang.txt): %s\n", r->silence,
-			r->hang[0] ? r->hang : "not read");
-		if (c->watchdog_log)
-			write_file(c->watchdog_log, w.wd.log.buf, w.wd.log.len);
-	}
 	wd_free(&w.wd);
-	if (qmp_dir) {
+	if (qmp_dir)
 		rm_rf(qmp_dir);
-		free(qmp_dir);
-		free(qmp_sock);
-	}
-	r->seconds = (now_ns() - w.start) / 1e9;
-	r->qemu_exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-
-	if (interrupted())
-		r->status = VM_INTERRUPTED;
-	else if (w.panicked)
-		r->status = VM_PANIC;
-	else if (w.no_init)
-		r->status = VM_NO_INIT;
-	else if (w.oopsed)
-		r->status = VM_OOPS;
-	else if (hung)
-		r->status = VM_HANG;
-	else if (timed_out)
-		r->status = VM_TIMEOUT;
-	else if (!w.done)
-		r->status = VM_CRASHED;
-	else
-		r->status = w.failed_steps ? VM_STEP_FAILED : VM_OK;
-	progress_end(&w.prog, vm_status_name(r->status));
+	free(qmp_dir);
+	free(qmp_sock);
 	return r->status == VM_OK ? 0 : -1;
 }
 

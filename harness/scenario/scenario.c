@@ -636,6 +636,75 @@ int parse_duration(const char *s, double *out, const char **why)
 	return 0;
 }
 
+/* disk-scale: "cpu" (0: measured) or a divisor from 1 to 10000. */
+static int parse_disk_scale(const char *val, double *out, const char **why)
+{
+	char *end;
+	double v;
+
+	if (!strcmp(val, "cpu")) {
+		*out = 0;
+		return 0;
+	}
+	v = strtod(val, &end);
+	if (end == val || *end || !(v >= 1) || v > 1e4) {
+		*why = "is not 'cpu' or a number from 1 to 10000";
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_bool(const char *val, bool *out, const char **why)
+{
+	if (!strcmp(val, "yes") || !strcmp(val, "1"))
+		*out = true;
+	else if (!strcmp(val, "no") || !strcmp(val, "0"))
+		*out = false;
+	else {
+		*why = "is not yes or no";
+		return -1;
+	}
+	return 0;
+}
+
+/* A comma-separated list of whole numbers in k's range (alloc-pages). */
+static int parse_long_list(struct run_spec *r, const struct key_def *k, const char *val,
+			   const char **why)
+{
+	char *copy = xstrdup(val), *save = NULL;
+	long vals[MAX_ALLOC_SIZES];
+	size_t n = 0;
+	int ret = -1;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		tok = trim(tok);
+		if (n == MAX_ALLOC_SIZES) {
+			*why = "has too many values (at most 32)";
+			goto out;
+		}
+		if (parse_long(tok, &vals[n], why)) {
+			*why = "has a value that is not a whole number";
+			goto out;
+		}
+		if (vals[n] < k->min || vals[n] > k->max) {
+			*why = "has a value out of range";
+			goto out;
+		}
+		n++;
+	}
+	if (!n) {
+		*why = "is empty";
+		goto out;
+	}
+	memcpy(r->alloc_pages, vals, n * sizeof(vals[0]));
+	r->nalloc_pages = n;
+	ret = 0;
+out:
+	free(copy);
+	return ret;
+}
+
 static int set_value(struct run_spec *r, const struct key_def *k, const char *val,
 		     const char **why)
 {
@@ -688,32 +757,10 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 		return parse_duration(val, (double *)field, why);
 	case T_BACKGROUND:
 		return bg_list_parse((struct bg_list *)field, val, why);
-	case T_DISK_SCALE: {
-		char *end;
-		double v;
-
-		if (!strcmp(val, "cpu")) {
-			*(double *)field = 0;
-			return 0;
-		}
-		v = strtod(val, &end);
-		if (end == val || *end || !(v >= 1) || v > 1e4) {
-			*why = "is not 'cpu' or a number from 1 to 10000";
-			return -1;
-		}
-		*(double *)field = v;
-		return 0;
-	}
+	case T_DISK_SCALE:
+		return parse_disk_scale(val, (double *)field, why);
 	case T_BOOL:
-		if (!strcmp(val, "yes") || !strcmp(val, "1"))
-			*(bool *)field = true;
-		else if (!strcmp(val, "no") || !strcmp(val, "0"))
-			*(bool *)field = false;
-		else {
-			*why = "is not yes or no";
-			return -1;
-		}
-		return 0;
+		return parse_bool(val, (bool *)field, why);
 	case T_LONG: {
 		long v;
 
@@ -726,39 +773,8 @@ static int set_value(struct run_spec *r, const struct key_def *k, const char *va
 		*(long *)field = v;
 		return 0;
 	}
-	case T_LONG_LIST: {
-		char *copy = xstrdup(val), *save = NULL;
-		long vals[MAX_ALLOC_SIZES];
-		size_t n = 0;
-
-		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			tok = trim(tok);
-			if (n == MAX_ALLOC_SIZES) {
-				*why = "has too many values (at most 32)";
-				free(copy);
-				return -1;
-			}
-			if (parse_long(tok, &vals[n], why)) {
-				*why = "has a value that is not a whole number";
-				free(copy);
-				return -1;
-			}
-			if (vals[n] < k->min || vals[n] > k->max) {
-				*why = "has a value out of range";
-				free(copy);
-				return -1;
-			}
-			n++;
-		}
-		free(copy);
-		if (!n) {
-			*why = "is empty";
-			return -1;
-		}
-		memcpy(r->alloc_pages, vals, n * sizeof(vals[0]));
-		r->nalloc_pages = n;
-		return 0;
-	}
+	case T_LONG_LIST:
+		return parse_long_list(r, k, val, why);
 	}
 	return -1;
 }
