@@ -1,7 +1,7 @@
 /*
  * Scenario files: ini style like fio job files. [global] sets defaults for
  * the sections after it; every other section is one run (times `repeat`).
- * Every key is one row of one table (scenario.c), shared with --set on the
+ * Every key is one row of one table (scenario-keys.c), shared with --set on the
  * command line.
  */
 #ifndef CMB_SCENARIO_H
@@ -148,7 +148,7 @@ double scenario_derived_timeout(const struct run_spec *r);
  * together, apart from every other test of the report (report.c).
  */
 struct primary {
-	const char *metric;     /* "kernel-mean", "burst-p50", ... (scenario.c) */
+	const char *metric;     /* "kernel-mean", "burst-p50", ... (scenario-primary.c) */
 	long pages;             /* the request size; 0 for the metrics without one */
 	char *a, *b;            /* the sections: B against A */
 	bool ratio;             /* compared as the ratio B / A, else as B - A */
