@@ -1,8 +1,8 @@
 /*
  * What the parts of the report share (report-internal.h): containers of
  * per-run values, the tested and spread rows, a column's runs, request
- * sizes and latencies. report.c and report-runs.c both call these and
- * neither calls the other.
+ * sizes and latencies. Every part of the report calls these; they call no
+ * part back (tests/test-calls.sh).
  */
 #include "report/report-internal.h"
 
