@@ -99,6 +99,94 @@ static void test_shuffled_order(void **state)
 	sb_free(&errs);
 }
 
+/*
+ * --kernels vanilla,gcma: every section once per kernel, named
+ * SECTION.KERNEL, the kernels interleaved in each repetition, the first
+ * kernel's first section the baseline, the primaries between the kernels.
+ */
+static void test_kernels(void **state)
+{
+	struct scenario s;
+	struct plan plan = { 0 };
+	struct strbuf errs = { 0 };
+	struct strlist k = { 0 };
+	size_t mixed = 0;
+
+	(void)state;
+	load(&s);
+	assert_int_equal(scenario_override(&s, "primary=user-p50@512:plain/big", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "repeat=6", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "order-seed=3", &ctx, &errs), 0);
+	sl_add(&k, "vanilla");
+	sl_add(&k, "gcma");
+	assert_int_equal(scenario_kernels(&s, &k, NULL, &ctx, &errs), 0);
+	assert_int_equal(s.nruns, 6);
+	assert_string_equal(s.runs[0].section, "plain.vanilla");
+	assert_string_equal(s.runs[0].kernel, "vanilla");
+	assert_string_equal(s.runs[1].section, "plain.gcma");
+	assert_string_equal(s.runs[1].kernel, "gcma");
+	assert_string_equal(s.runs[5].section, "noarea.gcma");
+	/* what each section set stays its own */
+	assert_int_equal(s.runs[3].memory, 1ULL << 30);
+	assert_string_equal(s.runs[4].baseline, "plain.vanilla");
+	assert_string_equal(s.runs[2].primary,
+			    "user-p50@512:plain.vanilla/plain.gcma, user-p50@512:big.vanilla/big.gcma");
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_int_equal(plan.n, 6 * 6);
+	for (size_t rep = 0; rep < 6; rep++) {
+		const struct run *r = &plan.runs[rep * 6];
+		size_t first_vanilla = 6, last_vanilla = 0;
+
+		/* each repetition runs every section under both kernels */
+		for (size_t i = 0; i < 6; i++) {
+			for (size_t m = 0; m < i; m++)
+				assert_string_not_equal(r[i].spec->section, r[m].spec->section);
+			if (!strcmp(r[i].spec->kernel, "vanilla")) {
+				first_vanilla = i < first_vanilla ? i : first_vanilla;
+				last_vanilla = i;
+			}
+		}
+		/* interleaved: the kernels' runs are not two blocks */
+		mixed += last_vanilla - first_vanilla >= 3;
+	}
+	assert_true(mixed > 0);
+	plan_free(&plan);
+	scenario_free(&s);
+	/* a kernel named twice, or one that is no variant, is refused */
+	load(&s);
+	sl_free(&k);
+	sl_add(&k, "vanilla");
+	sl_add(&k, "vanilla");
+	assert_int_equal(scenario_kernels(&s, &k, NULL, &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "'vanilla' is named twice"));
+	scenario_free(&s);
+	load(&s);
+	sl_free(&k);
+	sl_add(&k, "vanilla");
+	sl_add(&k, "no-such-kernel");
+	assert_true(scenario_kernels(&s, &k, NULL, &ctx, &errs) > 0);
+	assert_non_null(strstr(errs.buf, "no-such-kernel"));
+	scenario_free(&s);
+	/* --only names the scenario's own sections, before they are doubled */
+	load(&s);
+	sl_free(&k);
+	sl_add(&k, "vanilla");
+	sl_add(&k, "gcma");
+	{
+		struct strlist only = { 0 };
+
+		sl_add(&only, "big");
+		assert_int_equal(scenario_kernels(&s, &k, &only, &ctx, &errs), 0);
+		assert_int_equal(s.nruns, 2);
+		assert_string_equal(s.runs[1].section, "big.gcma");
+		assert_string_equal(s.runs[1].baseline, "big.vanilla");
+		sl_free(&only);
+	}
+	scenario_free(&s);
+	sl_free(&k);
+	sb_free(&errs);
+}
+
 static void test_setups(void **state)
 {
 	struct scenario s;
@@ -436,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_refill),
 		cmocka_unit_test(test_swap),
 		cmocka_unit_test(test_job_beside_plan),
+		cmocka_unit_test(test_kernels),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -119,6 +119,14 @@ int scenario_load(const char *path, const struct scn_ctx *ctx,
 /* Applies key=value to every run (command line --set), then revalidates. */
 int scenario_override(struct scenario *scn, const char *assignment,
 		      const struct scn_ctx *ctx, struct strbuf *errs);
+/*
+ * Every section (of only, when it names any) once per kernel of kernels
+ * (run --kernels), named SECTION.KERNEL; the first kernel's first section
+ * the baseline, the primaries between kernels (scenario-kernels.c).
+ * Revalidates.
+ */
+int scenario_kernels(struct scenario *scn, const struct strlist *kernels,
+		     const struct strlist *only, const struct scn_ctx *ctx, struct strbuf *errs);
 void scenario_free(struct scenario *scn);
 /* A scenario runs beside other VMs (run --jobs) only if every section allows it. */
 bool scenario_parallel(const struct scenario *scn);

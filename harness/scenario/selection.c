@@ -1,6 +1,7 @@
 /*
  * What plan and run share: the scenarios named on the command line, loaded,
- * overridden (--set), checked and expanded into one plan (--only).
+ * overridden (--set), set side by side per kernel (--kernels), checked and
+ * expanded into one plan (--only).
  */
 #include "scenario/selection.h"
 
@@ -34,10 +35,17 @@ int selection_load(const struct cmb_env *env, struct selection *sel, int argc, c
 		struct scenario *s = &sel->scns[sel->nscns++];
 		int n = scenario_load(path, &ctx, s, &errs);
 
-		for (size_t k = 0; !n && k < sel->sets.n; k++)
-			n += scenario_override(s, sel->sets.v[k], &ctx, &errs);
+		for (size_t k = 0; !n && k < sel->sets.n; k++) {
+			if (sel->kernels.n && !strncmp(sel->sets.v[k], "kernel=", 7)) {
+				sb_addf(&errs, "--set %s: --kernels names the kernels\n", sel->sets.v[k]);
+				n++;
+			} else
+				n += scenario_override(s, sel->sets.v[k], &ctx, &errs);
+		}
+		if (!n && sel->kernels.n)
+			n += scenario_kernels(s, &sel->kernels, &sel->only, &ctx, &errs);
 		if (!n)
-			n += plan_add(&sel->plan, s, &sel->only, &errs);
+			n += plan_add(&sel->plan, s, sel->kernels.n ? NULL : &sel->only, &errs);
 		nerr += n;
 		free(path);
 	}
@@ -60,6 +68,18 @@ int selection_add_only(void *only, const char *list, const char **why)
 	return 0;
 }
 
+int selection_add_kernels(void *kernels, const char *list, const char **why)
+{
+	struct strlist *k = kernels;
+
+	selection_add_only(kernels, list, why);
+	if (k->n < 2) {
+		*why = "names fewer than two kernel variants";
+		return -1;
+	}
+	return 0;
+}
+
 void selection_free(struct selection *sel)
 {
 	plan_free(&sel->plan);
@@ -68,5 +88,6 @@ void selection_free(struct selection *sel)
 	free(sel->scns);
 	sl_free(&sel->only);
 	sl_free(&sel->sets);
+	sl_free(&sel->kernels);
 }
 
