@@ -395,123 +395,153 @@ static void size_sentence(long long pages, const struct run_size *r, double omed
 	free(o);
 }
 
-void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
+/*
+ * Whether run rs[i] left its set-up's regime at a size, against the other
+ * runs with requests of that size: if so its direction goes into dir and
+ * its sentence into found (both indexed by run).
+ */
+static void run_regime(const struct run_size *rs, size_t have, size_t i, long long pages,
+		       struct strbuf *found, int *dir)
 {
-	struct strbuf out;
-	size_t named = 0, tested = 0;
+	struct dvec med = { 0 }, ret = { 0 };
+	double fail = 0, omed, oret;
+	bool retrying;
+	int d;
 
-	sb_init(&out);
-	for (size_t s = 0; s < ds->sections.n; s++) {
-		struct report_col c = { ds->sections.v[s], ds, ds->sections.v[s] };
-		size_t *runs = xcalloc(ds->nruns + 1, sizeof(*runs)), nr = 0;
-		long long *sizes;
-		size_t nsizes = all_sizes(&c, 1, "", &sizes);
-		struct strbuf *found = xcalloc(ds->nruns + 1, sizeof(*found));
-		/* per run: +1 slower or failing more, -1 failing less, 2 both at two sizes */
-		int *dir = xcalloc(ds->nruns + 1, sizeof(*dir));
-
-		for (size_t r = 0; r < ds->nruns; r++)
-			if (col_run(&c, r))
-				runs[nr++] = r;
-		for (size_t z = 0; z < nsizes; z++) {
-			struct run_size *rs = xcalloc(nr + 1, sizeof(*rs));
-			size_t have = 0;
-
-			for (size_t i = 0; i < nr; i++)
-				if (run_size_of(&c, runs[i], sizes[z], &rs[have]))
-					have++;
-			for (size_t i = 0; have >= 3 && i < have; i++) {
-				struct dvec med = { 0 }, ret = { 0 };
-				double fail = 0, omed, oret;
-				bool retrying;
-				int d;
-
-				for (size_t j = 0; j < have; j++)
-					if (j != i) {
-						dv_add(&med, rs[j].median);
-						fail += rs[j].fail_pct / (have - 1);
-						if (!isnan(rs[j].retries))
-							dv_add(&ret, rs[j].retries);
-					}
-				omed = dv_median(&med);
-				oret = ret.n ? dv_median(&ret) : NAN;
-				dv_free(&med);
-				dv_free(&ret);
-				tested++;
-				retrying = !isnan(rs[i].retries) && !isnan(oret) &&
-					   rs[i].retries >= 1 &&
-					   rs[i].retries >= REGIME_FACTOR * oret;
-				if (rs[i].median >= REGIME_FACTOR * omed || retrying ||
-				    rs[i].fail_pct - fail >= REGIME_POINTS)
-					d = 1;
-				else if (fail - rs[i].fail_pct >= REGIME_POINTS)
-					d = -1;
-				else
-					continue;
-				dir[rs[i].run] = !dir[rs[i].run] || dir[rs[i].run] == d ? d : 2;
-				size_sentence(sizes[z], &rs[i], omed, fail, oret, retrying,
-					      have - 1, &found[rs[i].run]);
-			}
-			free(rs);
+	for (size_t j = 0; j < have; j++)
+		if (j != i) {
+			dv_add(&med, rs[j].median);
+			fail += rs[j].fail_pct / (have - 1);
+			if (!isnan(rs[j].retries))
+				dv_add(&ret, rs[j].retries);
 		}
-		for (size_t i = 0; i < nr; i++) {
-			size_t r = runs[i], *others, no = 0;
-			struct strbuf *f = &found[r];
-			enum others_kind kind = OTHERS_KEPT;
-
-			if (!f->len)
-				continue;
-			others = xcalloc(nr, sizeof(*others));
-			/*
-			 * what differs: against the runs that kept the set-up's regime;
-			 * when fewer than two did (a split: 3 runs fail where 2 do not,
-			 * or 3 retry where 1 fails less and 1 kept it), against those
-			 * that did not leave it the same way; else every other run
-			 */
-			for (size_t j = 0; j < nr; j++)
-				if (j != i && !found[runs[j]].len)
-					others[no++] = runs[j];
-			if (no < 2 && (dir[r] == 1 || dir[r] == -1)) {
-				bool kept = false;
-
-				for (size_t j = no = 0; j < nr; j++)
-					if (j != i && dir[runs[j]] != dir[r] && dir[runs[j]] != 2) {
-						others[no++] = runs[j];
-						kept |= !dir[runs[j]];
-					}
-				if (no)
-					kind = !kept ? OTHERS_OPPOSITE :
-					       dir[r] == 1 ? OTHERS_NOT_MORE : OTHERS_NOT_LESS;
-			}
-			if (no < 2 && kind == OTHERS_KEPT)
-				for (size_t j = no = 0; j < nr; j++)
-					if (j != i)
-						others[no++] = runs[j];
-			counter_sentences(ds, r, others, no, kind, f);
-			anon_sentence(ds, r, others, no, kind, f);
-			attr_sentence(ds, r, others, no, kind, f);
-			constant_retries_sentence(&c, r, sizes, nsizes, f);
-			sb_addf(&out, "- %s (%s): %s.\n", ds->runs[r].name, ds->runs[r].section, f->buf);
-			named++;
-			free(others);
-		}
-		for (size_t r = 0; r < ds->nruns; r++)
-			sb_free(&found[r]);
-		free(found);
-		free(dir);
-		free(sizes);
-		free(runs);
-	}
-	if (!tested) {
-		sb_free(&out);
+	omed = dv_median(&med);
+	oret = ret.n ? dv_median(&ret) : NAN;
+	dv_free(&med);
+	dv_free(&ret);
+	retrying = !isnan(rs[i].retries) && !isnan(oret) && rs[i].retries >= 1 &&
+		   rs[i].retries >= REGIME_FACTOR * oret;
+	if (rs[i].median >= REGIME_FACTOR * omed || retrying ||
+	    rs[i].fail_pct - fail >= REGIME_POINTS)
+		d = 1;
+	else if (fail - rs[i].fail_pct >= REGIME_POINTS)
+		d = -1;
+	else
 		return;
+	dir[rs[i].run] = !dir[rs[i].run] || dir[rs[i].run] == d ? d : 2;
+	size_sentence(pages, &rs[i], omed, fail, oret, retrying, have - 1, &found[rs[i].run]);
+}
+
+/*
+ * Each of a set-up's runs at one size against the others (three runs at
+ * least with requests of it); returns how many run-size cells it tested.
+ */
+static size_t size_regimes(const struct report_col *c, const size_t *runs, size_t nr,
+			   long long pages, struct strbuf *found, int *dir)
+{
+	struct run_size *rs = xcalloc(nr + 1, sizeof(*rs));
+	size_t have = 0, tested = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (run_size_of(c, runs[i], pages, &rs[have]))
+			have++;
+	for (size_t i = 0; have >= 3 && i < have; i++) {
+		tested++;
+		run_regime(rs, have, i, pages, found, dir);
 	}
+	free(rs);
+	return tested;
+}
+
+/*
+ * Whom runs[i] is compared with, into others; returns how many. Against
+ * the runs that kept the set-up's regime; when fewer than two did (a
+ * split: 3 runs fail where 2 do not, or 3 retry where 1 fails less and 1
+ * kept it), against those that did not leave it the same way; else every
+ * other run.
+ */
+static size_t regime_others(const size_t *runs, size_t nr, size_t i,
+			    const struct strbuf *found, const int *dir, size_t *others,
+			    enum others_kind *kind)
+{
+	size_t r = runs[i], no = 0;
+
+	*kind = OTHERS_KEPT;
+	for (size_t j = 0; j < nr; j++)
+		if (j != i && !found[runs[j]].len)
+			others[no++] = runs[j];
+	if (no < 2 && (dir[r] == 1 || dir[r] == -1)) {
+		bool kept = false;
+
+		for (size_t j = no = 0; j < nr; j++)
+			if (j != i && dir[runs[j]] != dir[r] && dir[runs[j]] != 2) {
+				others[no++] = runs[j];
+				kept |= !dir[runs[j]];
+			}
+		if (no)
+			*kind = !kept ? OTHERS_OPPOSITE :
+				dir[r] == 1 ? OTHERS_NOT_MORE : OTHERS_NOT_LESS;
+	}
+	if (no < 2 && *kind == OTHERS_KEPT)
+		for (size_t j = no = 0; j < nr; j++)
+			if (j != i)
+				others[no++] = runs[j];
+	return no;
+}
+
+/* The runs of one set-up that changed regime, each named in out; returns how many. */
+static size_t section_regimes(const struct dataset *ds, const char *section, struct strbuf *out,
+			      size_t *tested)
+{
+	struct report_col c = { section, ds, section };
+	size_t *runs = xcalloc(ds->nruns + 1, sizeof(*runs)), nr = 0, named = 0;
+	long long *sizes;
+	size_t nsizes = all_sizes(&c, 1, "", &sizes);
+	struct strbuf *found = xcalloc(ds->nruns + 1, sizeof(*found));
+	/* per run: +1 slower or failing more, -1 failing less, 2 both at two sizes */
+	int *dir = xcalloc(ds->nruns + 1, sizeof(*dir));
+
+	for (size_t r = 0; r < ds->nruns; r++)
+		if (col_run(&c, r))
+			runs[nr++] = r;
+	for (size_t z = 0; z < nsizes; z++)
+		*tested += size_regimes(&c, runs, nr, sizes[z], found, dir);
+	for (size_t i = 0; i < nr; i++) {
+		size_t r = runs[i], *others, no;
+		struct strbuf *f = &found[r];
+		enum others_kind kind;
+
+		if (!f->len)
+			continue;
+		others = xcalloc(nr, sizeof(*others));
+		no = regime_others(runs, nr, i, found, dir, others, &kind);
+		counter_sentences(ds, r, others, no, kind, f);
+		anon_sentence(ds, r, others, no, kind, f);
+		attr_sentence(ds, r, others, no, kind, f);
+		constant_retries_sentence(&c, r, sizes, nsizes, f);
+		sb_addf(out, "- %s (%s): %s.\n", ds->runs[r].name, ds->runs[r].section, f->buf);
+		named++;
+		free(others);
+	}
+	for (size_t r = 0; r < ds->nruns; r++)
+		sb_free(&found[r]);
+	free(found);
+	free(dir);
+	free(sizes);
+	free(runs);
+	return named;
+}
+
+/* The section: what counts as a change of regime, then the named runs of out (or none). */
+static void regimes_text(struct strbuf *txt, struct strbuf *md, struct strbuf *out,
+			 size_t named, size_t tested)
+{
 	if (md)
 		sb_add(md, "## Regimes\n\n");
 	if (txt)
 		sb_add(txt, "Regimes\n\n");
 	if (!named) {
-		sb_addf(&out, "No run changed regime: at every size, each run's median was below "
+		sb_addf(out, "No run changed regime: at every size, each run's median was below "
 			"%.0fx the median of its set-up's other runs' medians, its busy retries "
 			"per request below one or below %.0fx theirs, and its failure rate within "
 			"%.0f points of theirs (%zu run-size cells with at least two other "
@@ -531,8 +561,20 @@ void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf 
 		free(head);
 	}
 	if (md)
-		sb_addf(md, "%s\n", out.buf);
+		sb_addf(md, "%s\n", out->buf);
 	if (txt)
-		sb_addf(txt, "%s\n", out.buf);
+		sb_addf(txt, "%s\n", out->buf);
+}
+
+void report_regimes(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
+{
+	struct strbuf out;
+	size_t named = 0, tested = 0;
+
+	sb_init(&out);
+	for (size_t s = 0; s < ds->sections.n; s++)
+		named += section_regimes(ds, ds->sections.v[s], &out, &tested);
+	if (tested)
+		regimes_text(txt, md, &out, named, tested);
 	sb_free(&out);
 }

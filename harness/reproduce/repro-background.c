@@ -205,37 +205,69 @@ static void background_verdict(struct strbuf *md, const struct picks *ps,
 	report_primaries_free(o, &pr);
 }
 
-static void figure_background(struct strbuf *md, struct repro_ctx *ctx)
-{
-	const struct published *pub = ctx->pub;
-	static const char *const sections[] = { "none", "cma", "gcma", NULL };
+/* Figure 2's inputs, read once for its tables. */
+struct bg_fig {
+	const struct published *pub;
+	const char *const *sections;    /* the set-ups we run */
 	struct picks ps;
-	struct strlist setups = { 0 }, jobs = { 0 }, notes = { 0 };
 	struct jobtime *jt;
 	size_t njt;
-	double *v, *w;
+	struct strlist jobs, setups, notes;
+	double *v, *w;                  /* scratch: a metric over repetitions, their overheads */
+};
 
-	picks_select(&ps, ctx->sets, ctx->nsets, "rfc-v2-background", sections);
-	njt = load_jobtimes(&ps, &jt, &notes);
-	for (size_t i = 0; i < njt; i++)
-		if (!sl_has(&jobs, jt[i].name))
-			sl_add(&jobs, jt[i].name);
+/* The runs, their timed jobs; the set-ups: ours, then the published ones we do not run. */
+static void bg_load(struct bg_fig *b, const struct repro_ctx *ctx, const char *const *sections)
+{
+	const struct published *pub = ctx->pub;
+
+	b->pub = pub;
+	b->sections = sections;
+	picks_select(&b->ps, ctx->sets, ctx->nsets, "rfc-v2-background", sections);
+	b->njt = load_jobtimes(&b->ps, &b->jt, &b->notes);
+	for (size_t i = 0; i < b->njt; i++)
+		if (!sl_has(&b->jobs, b->jt[i].name))
+			sl_add(&b->jobs, b->jt[i].name);
 	for (size_t i = 0; sections[i]; i++)
-		sl_add(&setups, sections[i]);
+		sl_add(&b->setups, sections[i]);
 	for (size_t i = 0; i < pub->n; i++)
-		if (!strcmp(pub->rows[i].figure, FIG_BG) && !sl_has(&setups, pub->rows[i].setup))
-			sl_add(&setups, pub->rows[i].setup);
-	v = xcalloc(njt + 1, sizeof(double));
-	w = xcalloc(njt + 1, sizeof(double));
+		if (!strcmp(pub->rows[i].figure, FIG_BG) && !sl_has(&b->setups, pub->rows[i].setup))
+			sl_add(&b->setups, pub->rows[i].setup);
+	b->v = xcalloc(b->njt + 1, sizeof(double));
+	b->w = xcalloc(b->njt + 1, sizeof(double));
+}
 
-	sb_add(md, "## 2. GCMA RFC v2: cost to a background job\n\n");
-	if (!ps.n)
-		no_results(md, "rfc-v2-background", sections);
-	else if (!jobs.n)
-		sb_add(md, "**No results**: no run of `rfc-v2-background` has a readable "
-		       "jobtime.csv.\n\n");
-	if (!jobs.n)
-		sl_add(&jobs, "-");
+static void bg_free(struct bg_fig *b)
+{
+	free(b->v);
+	free(b->w);
+	sl_free(&b->setups);
+	sl_free(&b->jobs);
+	sl_free(&b->notes);
+	for (size_t i = 0; i < b->njt; i++)
+		free(b->jt[i].name);
+	free(b->jt);
+	free(b->ps.v);
+}
+
+/* One row of the seconds table: a job's metric under a set-up, published beside ours. */
+static void jobtime_row(struct strbuf *md, const struct bg_fig *b, const char *job,
+			const char *setup, int m)
+{
+	const struct pub_row *pr = published_find(b->pub, FIG_BG, jt_metric[m], setup, NULL);
+	size_t k = jt_values(&b->ps, b->jt, b->njt, job, setup, m, b->v);
+	struct over o = over_reps(b->v, k);
+
+	if (!pr && !k)
+		return;
+	sb_addf(md, "| %s | %s | %s | %s | %s | %s | %s |\n", job, setup, jt_label[m],
+		pr ? pr->value : "-",
+		k ? repro_num(o.med) : in_list(b->sections, setup) ? "no results" : "not run",
+		repro_range(o), k ? repro_zu(k) : "-");
+}
+
+static void jobtime_table(struct strbuf *md, const struct bg_fig *b)
+{
 	sb_add(md, "The background job's user, sys and elapsed seconds as the guest timed them "
 	       "(jobtime.csv), and its CPU share; ours is the median over repetitions, the spread "
 	       "the lowest" DASH "highest repetition, n the repetitions. The published job is a "
@@ -243,119 +275,163 @@ static void figure_background(struct strbuf *md, struct repro_ctx *ctx)
 	       "relative to `none` is.\n\n"
 	       "| job | set-up | metric | published | ours | ours spread | n |\n"
 	       "|---|---|---|---:|---:|---:|---:|\n");
-	for (size_t j = 0; j < jobs.n; j++)
-		for (size_t s = 0; s < setups.n; s++)
-			for (int m = 0; m < JT_N; m++) {
-				const struct pub_row *pr = published_find(pub, FIG_BG, jt_metric[m],
-									  setups.v[s], NULL);
-				size_t k = jt_values(&ps, jt, njt, jobs.v[j], setups.v[s], m, v);
-				struct over o = over_reps(v, k);
-
-				if (!pr && !k)
-					continue;
-				sb_addf(md, "| %s | %s | %s | %s | %s | %s | %s |\n", jobs.v[j],
-					setups.v[s], jt_label[m], pr ? pr->value : "-",
-					k ? repro_num(o.med) : in_list(sections, setups.v[s]) ? "no results"
-										       : "not run",
-					repro_range(o), k ? repro_zu(k) : "-");
-			}
+	for (size_t j = 0; j < b->jobs.n; j++)
+		for (size_t s = 0; s < b->setups.n; s++)
+			for (int m = 0; m < JT_N; m++)
+				jobtime_row(md, b, b->jobs.v[j], b->setups.v[s], m);
 	sb_add(md, "\n");
+}
 
+/*
+ * One overhead row: a job's metric under a set-up over base (none's
+ * median), published beside ours. CMA's and GCMA's elapsed go into oh.
+ */
+static void overhead_row(struct strbuf *md, const struct bg_fig *b, const char *job,
+			 const char *setup, int m, double base, double *oh)
+{
+	double pn = pub_value(b->pub, FIG_BG, jt_metric[m], "none", NULL);
+	double psv = pub_value(b->pub, FIG_BG, jt_metric[m], setup, NULL);
+	size_t k = jt_values(&b->ps, b->jt, b->njt, job, setup, m, b->v);
+	struct over o;
+
+	for (size_t i = 0; i < k; i++)
+		b->w[i] = (repro_ratio(b->v[i], base) - 1) * 100;
+	o = over_reps(b->w, isnan(base) ? 0 : k);
+	if (isnan(psv) && !o.n)
+		return;
+	if (m == JT_ELAPSED && o.n && !strcmp(setup, "cma"))
+		oh[0] = o.med;
+	if (m == JT_ELAPSED && o.n && !strcmp(setup, "gcma"))
+		oh[1] = o.med;
+	sb_addf(md, "| %s | %s | %s | %s | %s | ", job, setup, jt_label[m],
+		repro_pct((repro_ratio(psv, pn) - 1) * 100),
+		o.n ? repro_pct(o.med) : !in_list(b->sections, setup) ? "not run" : "no results");
+	if (o.n)
+		sb_addf(md, "%s" DASH "%s | %zu |\n", repro_pct(o.lo), repro_pct(o.hi), o.n);
+	else
+		sb_add(md, "- | - |\n");
+}
+
+/*
+ * A job's overhead rows, every set-up but none at every metric but the
+ * CPU share. Returns how much none's elapsed time varies between
+ * repetitions (%), NAN without none.
+ */
+static double overhead_rows(struct strbuf *md, const struct bg_fig *b, const char *job,
+			    double *oh)
+{
+	double base[JT_N], noise = NAN;
+
+	for (int m = 0; m < JT_N; m++) {
+		size_t k = jt_values(&b->ps, b->jt, b->njt, job, "none", m, b->v);
+		struct over o = over_reps(b->v, k);
+
+		base[m] = k ? o.med : NAN;
+		if (m == JT_ELAPSED && k)
+			noise = (o.hi - o.lo) / o.med * 100;
+	}
+	for (size_t s = 0; s < b->setups.n; s++) {
+		if (!strcmp(b->setups.v[s], "none"))
+			continue;
+		for (int m = 0; m < JT_CPU; m++)
+			overhead_row(md, b, job, b->setups.v[s], m, base[m], oh);
+	}
+	return noise;
+}
+
+/* The published elapsed-time overheads, and which of CMA and GCMA costs the job less. */
+static void published_overhead(struct strbuf *md, const struct published *pub)
+{
+	double pc = (repro_ratio(pub_value(pub, FIG_BG, "elapsed", "cma", NULL),
+				 pub_value(pub, FIG_BG, "elapsed", "none", NULL)) - 1) * 100;
+	double pg = (repro_ratio(pub_value(pub, FIG_BG, "elapsed", "gcma", NULL),
+				 pub_value(pub, FIG_BG, "elapsed", "none", NULL)) - 1) * 100;
+
+	sb_addf(md, "\nPublished: the elapsed time grows %s with CMA and %s with GCMA, "
+		"so GCMA %s the background job less than CMA does.\n", repro_pct(pc), repro_pct(pg),
+		pg < pc ? "costs" : "does not cost");
+}
+
+/*
+ * Ours for one job: CMA's and GCMA's elapsed overheads oh against how much
+ * none alone varies (noise); false when the job lacks either overhead.
+ */
+static bool our_overhead(struct strbuf *md, const char *job, const double *oh, double noise)
+{
+	if (isnan(oh[0]) || isnan(oh[1])) {
+		if (strcmp(job, "-"))
+			sb_addf(md, "\nOurs (job `%s`): no overhead of both cma and gcma to "
+				"compare.\n", job);
+		return false;
+	}
+	sb_addf(md, "\nOurs (job `%s`): the elapsed time grows %s with CMA and %s with GCMA; "
+		"`none` alone varies by %s%% (highest " DASH " lowest over median) between "
+		"repetitions.", job, repro_pct(oh[0]), repro_pct(oh[1]), repro_num(noise));
+	sb_addf(md, " GCMA's median overhead is %s CMA's.", oh[1] < oh[0] ? "below" : "not below");
+	if (fabs(oh[0] - oh[1]) < noise)
+		sb_addf(md, " The difference between CMA and GCMA (%s points) is smaller than "
+			"that variation, so it is within the noise.",
+			repro_num(fabs(oh[0] - oh[1])));
+	sb_add(md, "\n");
+	return true;
+}
+
+/* The overheads relative to none, each job's table then what it says; the first job's verdict. */
+static void overhead_table(struct strbuf *md, const struct bg_fig *b)
+{
 	sb_add(md, "### Overhead relative to `none`\n\n"
 	       "Published: set-up / none " DASH " 1 of the published averages. Ours: each "
 	       "repetition's value over the median of `none`'s repetitions, " DASH " 1; the "
 	       "median and spread of those.\n\n"
 	       "| job | set-up | metric | published | ours | ours spread | n |\n"
 	       "|---|---|---|---:|---:|---:|---:|\n");
-	for (size_t j = 0; j < jobs.n; j++) {
-		double base[JT_N], oh[2] = { NAN, NAN }, noise = NAN;
+	for (size_t j = 0; j < b->jobs.n; j++) {
+		double oh[2] = { NAN, NAN };
+		double noise = overhead_rows(md, b, b->jobs.v[j], oh);
 
-		for (int m = 0; m < JT_N; m++) {
-			size_t k = jt_values(&ps, jt, njt, jobs.v[j], "none", m, v);
-			struct over o = over_reps(v, k);
-
-			base[m] = k ? o.med : NAN;
-			if (m == JT_ELAPSED && k)
-				noise = (o.hi - o.lo) / o.med * 100;
-		}
-		for (size_t s = 0; s < setups.n; s++) {
-			if (!strcmp(setups.v[s], "none"))
-				continue;
-			for (int m = 0; m < JT_CPU; m++) {
-				double pn = pub_value(pub, FIG_BG, jt_metric[m], "none", NULL);
-				double psv = pub_value(pub, FIG_BG, jt_metric[m], setups.v[s], NULL);
-				size_t k = jt_values(&ps, jt, njt, jobs.v[j], setups.v[s], m, v);
-				struct over o;
-
-				for (size_t i = 0; i < k; i++)
-					w[i] = (repro_ratio(v[i], base[m]) - 1) * 100;
-				o = over_reps(w, isnan(base[m]) ? 0 : k);
-				if (isnan(psv) && !o.n)
-					continue;
-				if (m == JT_ELAPSED && o.n && !strcmp(setups.v[s], "cma"))
-					oh[0] = o.med;
-				if (m == JT_ELAPSED && o.n && !strcmp(setups.v[s], "gcma"))
-					oh[1] = o.med;
-				sb_addf(md, "| %s | %s | %s | %s | %s | ", jobs.v[j], setups.v[s],
-					jt_label[m], repro_pct((repro_ratio(psv, pn) - 1) * 100),
-					o.n ? repro_pct(o.med) : !in_list(sections, setups.v[s]) ? "not run"
-							: "no results");
-				if (o.n)
-					sb_addf(md, "%s" DASH "%s | %zu |\n", repro_pct(o.lo), repro_pct(o.hi), o.n);
-				else
-					sb_add(md, "- | - |\n");
-			}
-		}
-		if (j == 0) {
-			double pc = (repro_ratio(pub_value(pub, FIG_BG, "elapsed", "cma", NULL),
-					   pub_value(pub, FIG_BG, "elapsed", "none", NULL)) - 1) * 100;
-			double pg = (repro_ratio(pub_value(pub, FIG_BG, "elapsed", "gcma", NULL),
-					   pub_value(pub, FIG_BG, "elapsed", "none", NULL)) - 1) * 100;
-
-			sb_addf(md, "\nPublished: the elapsed time grows %s with CMA and %s with GCMA, "
-				"so GCMA %s the background job less than CMA does.\n", repro_pct(pc), repro_pct(pg),
-				pg < pc ? "costs" : "does not cost");
-		}
-		if (isnan(oh[0]) || isnan(oh[1])) {
-			if (strcmp(jobs.v[j], "-"))
-				sb_addf(md, "\nOurs (job `%s`): no overhead of both cma and gcma to "
-					"compare.\n", jobs.v[j]);
-			continue;
-		}
-		sb_addf(md, "\nOurs (job `%s`): the elapsed time grows %s with CMA and %s with GCMA; "
-			"`none` alone varies by %s%% (highest " DASH " lowest over median) between "
-			"repetitions.", jobs.v[j], repro_pct(oh[0]), repro_pct(oh[1]), repro_num(noise));
-		sb_addf(md, " GCMA's median overhead is %s CMA's.", oh[1] < oh[0] ? "below" : "not below");
-		if (fabs(oh[0] - oh[1]) < noise)
-			sb_addf(md, " The difference between CMA and GCMA (%s points) is smaller than "
-				"that variation, so it is within the noise.", repro_num(fabs(oh[0] - oh[1])));
-		sb_add(md, "\n");
 		if (j == 0)
-			background_verdict(md, &ps, pub, oh);
+			published_overhead(md, b->pub);
+		if (our_overhead(md, b->jobs.v[j], oh, noise) && j == 0)
+			background_verdict(md, &b->ps, b->pub, oh);
 	}
 	sb_add(md, "\n");
-	if (ps.n) {
-		sb_addf(md, "Why they differ: the published job is %s; ours is the guest's own job "
-			"on ", pub_source(pub, FIG_BG));
-		describe_env(md, &ps);
-		sb_add(md, ". ");
-		requests_met(md, &ps);
-		fill_load(md, &ps);
-		keeper_load(md, &ps);
-		area_facts(md, &ps, "cma", "gcma");
-		end_paragraph(md);
-		sources(md, &ps, "runs/<run>/jobtime.csv (`name`, `elapsed_s`, `user_s`, `sys_s`), "
-			"as in the data/jobs.csv that `cmabench report` writes", &notes);
-	}
-	free(v);
-	free(w);
-	sl_free(&setups);
-	sl_free(&jobs);
-	sl_free(&notes);
-	for (size_t i = 0; i < njt; i++)
-		free(jt[i].name);
-	free(jt);
-	free(ps.v);
+}
+
+/* Why ours differs from the published job, and where ours comes from. */
+static void background_why(struct strbuf *md, const struct bg_fig *b)
+{
+	sb_addf(md, "Why they differ: the published job is %s; ours is the guest's own job "
+		"on ", pub_source(b->pub, FIG_BG));
+	describe_env(md, &b->ps);
+	sb_add(md, ". ");
+	requests_met(md, &b->ps);
+	fill_load(md, &b->ps);
+	keeper_load(md, &b->ps);
+	area_facts(md, &b->ps, "cma", "gcma");
+	end_paragraph(md);
+	sources(md, &b->ps, "runs/<run>/jobtime.csv (`name`, `elapsed_s`, `user_s`, `sys_s`), "
+		"as in the data/jobs.csv that `cmabench report` writes", &b->notes);
+}
+
+static void figure_background(struct strbuf *md, struct repro_ctx *ctx)
+{
+	static const char *const sections[] = { "none", "cma", "gcma", NULL };
+	struct bg_fig b = { 0 };
+
+	bg_load(&b, ctx, sections);
+	sb_add(md, "## 2. GCMA RFC v2: cost to a background job\n\n");
+	if (!b.ps.n)
+		no_results(md, "rfc-v2-background", sections);
+	else if (!b.jobs.n)
+		sb_add(md, "**No results**: no run of `rfc-v2-background` has a readable "
+		       "jobtime.csv.\n\n");
+	if (!b.jobs.n)
+		sl_add(&b.jobs, "-");
+	jobtime_table(md, &b);
+	overhead_table(md, &b);
+	if (b.ps.n)
+		background_why(md, &b);
+	bg_free(&b);
 }
 
 

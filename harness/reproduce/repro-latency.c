@@ -228,31 +228,73 @@ static void latency_verdict(struct strbuf *md, const struct picks *ps, const str
 	report_primaries_free(o, &pr);
 }
 
-static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
+/*
+ * One row of the latency table, (set-up, size): the published min / max /
+ * avg beside ours; no row when neither has anything. Requests below their
+ * run's fill are counted in left. Returns whether ours is kernel-side.
+ */
+static bool latency_row(struct strbuf *md, struct strbuf *left, const struct published *pub,
+			const struct picks *ps, const char *const *sections, const char *setup,
+			long long pages)
 {
-	bool shape_ok = false;
-	struct strbuf departs, left;
-	const struct published *pub = ctx->pub;
-	struct lat_ratios *lr = &ctx->lr;
-	static const char *const sections[] = { "none", "cma", "gcma", NULL };
 	static const char *const stat_names[] = { "min", "max", "avg" };
-	struct picks ps;
-	struct strlist setups = { 0 };
-	long long *sizes, blo, bhi;
-	size_t nsizes, kernel_cells = 0;
-	struct shape sp = { 0 }, so = { 0 };
-	const struct pub_row *band;
+	const struct pub_row *pr[3];
+	struct lat_cell c;
+	bool any_pub = false;
+	char size[32];
 
-	sb_init(&departs);
+	snprintf(size, sizeof(size), "%lld", pages);
+	for (int k = 0; k < 3; k++) {
+		pr[k] = published_find(pub, FIG_LAT, stat_names[k], setup, size);
+		any_pub |= pr[k] != NULL;
+	}
+	lat_cell(ps, setup, pages, SIDE_NONE, &c);
+	if (c.below)
+		sb_addf(left, "%s%s %lld pages: %zu", left->len ? "; " : "", setup, pages, c.below);
+	if (!any_pub && !c.reps && !c.fails)
+		return false;
+	sb_addf(md, "| %lld | %s | ", pages, setup);
+	if (any_pub)
+		sb_addf(md, "%s / %s / %s", pr[0] ? pr[0]->value : "-", pr[1] ? pr[1]->value : "-",
+			pr[2] ? pr[2]->value : "-");
+	else
+		sb_add(md, "-");
+	if (!c.reps) {
+		const char *why = !ps->n ? "no results"
+				  : !in_list(sections, setup) ? "not run"
+				  : !picks_has_section(ps, setup) ? "no results"
+				  : c.fails ? "every request failed"
+				  : "no request of this size";
+
+		sb_addf(md, " | %s | - | %s | - | - |\n", why, ncol(0, 0, c.fails));
+		return false;
+	}
+	sb_addf(md, " | %s / %s / %s | %s / %s / %s | %s | ", repro_num(c.st[0].med),
+		repro_num(c.st[1].med), repro_num(c.st[2].med), repro_range(c.st[0]),
+		repro_range(c.st[1]), repro_range(c.st[2]), ncol(c.reps, c.reqs, c.fails));
+	if (any_pub)
+		sb_addf(md, "%s / %s / %s",
+			repro_num(repro_ratio(c.st[0].med, pr[0] ? pr[0]->v : NAN)),
+			repro_num(repro_ratio(c.st[1].med, pr[1] ? pr[1]->v : NAN)),
+			repro_num(repro_ratio(c.st[2].med, pr[2] ? pr[2]->v : NAN)));
+	else
+		sb_add(md, "-");
+	sb_addf(md, " | %s |\n", side_name[c.side]);
+	return c.side == SIDE_KERNEL;
+}
+
+/*
+ * The latency table, every set-up at every size, and what it leaves out;
+ * returns how many of our cells are kernel-side.
+ */
+static size_t latency_table(struct strbuf *md, const struct published *pub,
+			    const struct picks *ps, const char *const *sections,
+			    const struct strlist *setups, const long long *sizes, size_t nsizes)
+{
+	struct strbuf left;
+	size_t kernel_cells = 0;
+
 	sb_init(&left);
-	picks_select(&ps, ctx->sets, ctx->nsets, "rfc-v2", sections);
-	nsizes = lat_sizes(pub, &ps, &sizes);
-	lat_setups(pub, sections, &setups);
-	memset(lr, 0, sizeof(*lr));
-
-	sb_add(md, "## 1. GCMA RFC v2: allocation latency\n\n");
-	if (!ps.n)
-		no_results(md, "rfc-v2", sections);
 	sb_add(md, "Per set-up and request size: min / max / avg latency in microseconds. Ours is "
 	       "the median over repetitions of each repetition's min, max and average; the "
 	       "spread is the lowest" DASH "highest of those per-repetition values; n counts "
@@ -262,64 +304,66 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 	sb_add(md, "| pages | set-up | published min / max / avg | ours min / max / avg | ours "
 	       "spread over repetitions | n | ours / published | latency |\n");
 	sb_add(md, "|---:|---|---:|---:|---:|---:|---:|---|\n");
-	for (size_t z = 0; z < nsizes; z++) {
-		char size[32];
-
-		snprintf(size, sizeof(size), "%lld", sizes[z]);
-		for (size_t s = 0; s < setups.n; s++) {
-			const struct pub_row *pr[3];
-			struct lat_cell c;
-			bool any_pub = false;
-
-			for (int k = 0; k < 3; k++) {
-				pr[k] = published_find(pub, FIG_LAT, stat_names[k], setups.v[s], size);
-				any_pub |= pr[k] != NULL;
-			}
-			lat_cell(&ps, setups.v[s], sizes[z], SIDE_NONE, &c);
-			if (c.below)
-				sb_addf(&left, "%s%s %lld pages: %zu", left.len ? "; " : "", setups.v[s],
-					sizes[z], c.below);
-			if (!any_pub && !c.reps && !c.fails)
-				continue;
-			sb_addf(md, "| %lld | %s | ", sizes[z], setups.v[s]);
-			if (any_pub)
-				sb_addf(md, "%s / %s / %s", pr[0] ? pr[0]->value : "-",
-					pr[1] ? pr[1]->value : "-", pr[2] ? pr[2]->value : "-");
-			else
-				sb_add(md, "-");
-			if (!c.reps) {
-				const char *why = !ps.n ? "no results"
-						  : !in_list(sections, setups.v[s]) ? "not run"
-						  : !picks_has_section(&ps, setups.v[s]) ? "no results"
-						  : c.fails ? "every request failed"
-						  : "no request of this size";
-
-				sb_addf(md, " | %s | - | %s | - | - |\n", why, ncol(0, 0, c.fails));
-				continue;
-			}
-			kernel_cells += c.side == SIDE_KERNEL;
-			sb_addf(md, " | %s / %s / %s | %s / %s / %s | %s | ", repro_num(c.st[0].med),
-				repro_num(c.st[1].med), repro_num(c.st[2].med), repro_range(c.st[0]), repro_range(c.st[1]),
-				repro_range(c.st[2]), ncol(c.reps, c.reqs, c.fails));
-			if (any_pub)
-				sb_addf(md, "%s / %s / %s",
-					repro_num(repro_ratio(c.st[0].med, pr[0] ? pr[0]->v : NAN)),
-					repro_num(repro_ratio(c.st[1].med, pr[1] ? pr[1]->v : NAN)),
-					repro_num(repro_ratio(c.st[2].med, pr[2] ? pr[2]->v : NAN)));
-			else
-				sb_add(md, "-");
-			sb_addf(md, " | %s |\n", side_name[c.side]);
-		}
-	}
+	for (size_t z = 0; z < nsizes; z++)
+		for (size_t s = 0; s < setups->n; s++)
+			kernel_cells += latency_row(md, &left, pub, ps, sections, setups->v[s],
+						    sizes[z]);
 	sb_add(md, "\n");
 	if (left.len)
 		sb_addf(md, "Requests that began with the area below their run's fill, left out of "
 			"the cells above (set-up, size: requests): %s.\n\n", left.buf);
 	sb_free(&left);
-	if (sl_has(&setups, "gcma.zram") && !in_list(sections, "gcma.zram"))
+	if (sl_has(setups, "gcma.zram") && !in_list(sections, "gcma.zram"))
 		sb_add(md, "gcma.zram (GCMA with a zram backend) has no counterpart here: the ported "
 		       "series has no zram backend, so those rows stay published-only.\n\n");
+	return kernel_cells;
+}
 
+/*
+ * One row of the CMA / GCMA table: the published ratio of averages beside
+ * ours. Each size goes into the published shape sp, and when ours has
+ * both set-ups into our shape so and into lr (figure 3 reads it).
+ */
+static void ratio_row(struct strbuf *md, const struct published *pub, const struct picks *ps,
+		      long long pages, struct lat_ratios *lr, struct shape *sp, struct shape *so)
+{
+	char size[32];
+	struct lat_cell c, g;
+	double pa, oa;
+
+	snprintf(size, sizeof(size), "%lld", pages);
+	pa = repro_ratio(pub_value(pub, FIG_LAT, "avg", "cma", size),
+			 pub_value(pub, FIG_LAT, "avg", "gcma", size));
+	lat_pair(ps, pages, &c, &g);
+	oa = c.reps && g.reps ? repro_ratio(c.st[2].med, g.st[2].med) : NAN;
+	if (isnan(pa) && isnan(oa))
+		return;
+	shape_add(sp, pages, pub_value(pub, FIG_LAT, "avg", "cma", size),
+		  pub_value(pub, FIG_LAT, "avg", "gcma", size),
+		  pub_value(pub, FIG_LAT, "max", "cma", size),
+		  pub_value(pub, FIG_LAT, "max", "gcma", size));
+	if (isnan(oa)) {
+		sb_addf(md, "| %lld | %s | %s | - | - | - |\n", pages, repro_num(pa),
+			ps->n ? "no results for both set-ups" : "no results");
+		return;
+	}
+	/* the max of every run: the longest request is the maximum */
+	shape_add(so, pages, c.st[2].med, g.st[2].med, c.st[1].hi, g.st[1].hi);
+	lr->pages = xrealloc(lr->pages, (lr->n + 1) * sizeof(*lr->pages));
+	lr->ours = xrealloc(lr->ours, (lr->n + 1) * sizeof(*lr->ours));
+	lr->pages[lr->n] = pages;
+	lr->ours[lr->n++] = oa;
+	sb_addf(md, "| %lld | %s | %s | %s" DASH "%s | %s | %s |\n", pages, repro_num(pa),
+		repro_num(oa), repro_num(repro_ratio(c.st[2].lo, g.st[2].hi)),
+		repro_num(repro_ratio(c.st[2].hi, g.st[2].lo)), repro_num(repro_ratio(oa, pa)),
+		side_name[c.side]);
+}
+
+/* The CMA / GCMA table of average latencies, filling both shapes and lr. */
+static void ratio_table(struct strbuf *md, const struct published *pub, const struct picks *ps,
+			const long long *sizes, size_t nsizes, struct lat_ratios *lr,
+			struct shape *sp, struct shape *so)
+{
 	sb_add(md, "### Average latency, CMA / GCMA\n\n"
 	       "Published: the ratio of the published averages. Ours: the ratio of the medians "
 	       "of the per-repetition averages; its range runs from the lowest CMA repetition "
@@ -327,88 +371,111 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 	       "same side (user-side when either lacks kernel-side latencies).\n\n"
 	       "| pages | published | ours | ours range | ours / published | latency |\n"
 	       "|---:|---:|---:|---:|---:|---|\n");
-	for (size_t z = 0; z < nsizes; z++) {
-		char size[32];
-		struct lat_cell c, g;
-		double pa, oa;
-
-		snprintf(size, sizeof(size), "%lld", sizes[z]);
-		pa = repro_ratio(pub_value(pub, FIG_LAT, "avg", "cma", size),
-			   pub_value(pub, FIG_LAT, "avg", "gcma", size));
-		lat_pair(&ps, sizes[z], &c, &g);
-		oa = c.reps && g.reps ? repro_ratio(c.st[2].med, g.st[2].med) : NAN;
-		if (isnan(pa) && isnan(oa))
-			continue;
-		shape_add(&sp, sizes[z], pub_value(pub, FIG_LAT, "avg", "cma", size),
-			  pub_value(pub, FIG_LAT, "avg", "gcma", size),
-			  pub_value(pub, FIG_LAT, "max", "cma", size),
-			  pub_value(pub, FIG_LAT, "max", "gcma", size));
-		if (isnan(oa)) {
-			sb_addf(md, "| %lld | %s | %s | - | - | - |\n", sizes[z], repro_num(pa),
-				ps.n ? "no results for both set-ups" : "no results");
-			continue;
-		}
-		/* the max of every run: the longest request is the maximum */
-		shape_add(&so, sizes[z], c.st[2].med, g.st[2].med, c.st[1].hi, g.st[1].hi);
-		lr->pages = xrealloc(lr->pages, (lr->n + 1) * sizeof(*lr->pages));
-		lr->ours = xrealloc(lr->ours, (lr->n + 1) * sizeof(*lr->ours));
-		lr->pages[lr->n] = sizes[z];
-		lr->ours[lr->n++] = oa;
-		sb_addf(md, "| %lld | %s | %s | %s" DASH "%s | %s | %s |\n", sizes[z], repro_num(pa), repro_num(oa),
-			repro_num(repro_ratio(c.st[2].lo, g.st[2].hi)), repro_num(repro_ratio(c.st[2].hi, g.st[2].lo)),
-			repro_num(repro_ratio(oa, pa)), side_name[c.side]);
-	}
+	for (size_t z = 0; z < nsizes; z++)
+		ratio_row(md, pub, ps, sizes[z], lr, sp, so);
 	sb_add(md, "\n");
+}
 
-	band = published_find(pub, FIG_LAT, "avg-ratio-cma-gcma", NULL, NULL);
-	if (band && parse_band(band->size, &blo, &bhi)) {
-		double pmin, pmax, omin, omax;
-		size_t pn, on;
+/* The published text's ratio over a band of sizes, against both shapes' ratios there. */
+static void band_sentence(struct strbuf *md, const struct published *pub, const struct shape *sp,
+			  const struct shape *so)
+{
+	const struct pub_row *band = published_find(pub, FIG_LAT, "avg-ratio-cma-gcma", NULL, NULL);
+	double pmin, pmax, omin, omax;
+	long long blo, bhi;
+	size_t pn, on;
 
-		band_range(&sp, blo, bhi, &pmin, &pmax, &pn);
-		band_range(&so, blo, bhi, &omin, &omax, &on);
-		sb_addf(md, "At %lld" DASH "%lld pages the published text says about %s%s; the "
-			"published averages give ", blo, bhi, band->value, band->unit);
-		if (pn)
-			sb_addf(md, "%s" DASH "%sx", repro_num(pmin), repro_num(pmax));
-		else
-			sb_add(md, "nothing (no published size there)");
-		sb_add(md, "; ours ");
-		if (on)
-			sb_addf(md, "%s" DASH "%sx over %zu size%s.\n\n", repro_num(omin), repro_num(omax), on,
-				on == 1 ? "" : "s");
-		else
-			sb_add(md, "has no size there with both set-ups.\n\n");
-	}
-	if (sp.n >= 2) {
-		shape_describe(md, "Published", &sp);
+	if (!band || !parse_band(band->size, &blo, &bhi))
+		return;
+	band_range(sp, blo, bhi, &pmin, &pmax, &pn);
+	band_range(so, blo, bhi, &omin, &omax, &on);
+	sb_addf(md, "At %lld" DASH "%lld pages the published text says about %s%s; the "
+		"published averages give ", blo, bhi, band->value, band->unit);
+	if (pn)
+		sb_addf(md, "%s" DASH "%sx", repro_num(pmin), repro_num(pmax));
+	else
+		sb_add(md, "nothing (no published size there)");
+	sb_add(md, "; ours ");
+	if (on)
+		sb_addf(md, "%s" DASH "%sx over %zu size%s.\n\n", repro_num(omin), repro_num(omax),
+			on, on == 1 ? "" : "s");
+	else
+		sb_add(md, "has no size there with both set-ups.\n\n");
+}
+
+/*
+ * Both shapes described and compared (each needs two sizes); returns
+ * whether ours keeps the published one, else departs says how not.
+ */
+static bool shape_compare(struct strbuf *md, const struct shape *sp, const struct shape *so,
+			  struct strbuf *departs)
+{
+	bool shape_ok = false;
+
+	if (sp->n >= 2) {
+		shape_describe(md, "Published", sp);
 		sb_add(md, "\n");
 	}
-	if (so.n >= 2) {
-		shape_describe(md, "Ours", &so);
+	if (so->n >= 2) {
+		shape_describe(md, "Ours", so);
 		sb_add(md, "\n\n");
-		if (sp.n >= 2)
-			shape_ok = shape_verdict(md, &sp, &so, &departs);
+		if (sp->n >= 2)
+			shape_ok = shape_verdict(md, sp, so, departs);
 	} else {
 		sb_add(md, "\nOurs has too few sizes with both cma and gcma results to compare the "
 		       "shape.\n\n");
 	}
+	return shape_ok;
+}
+
+/* Why ours differs from the published numbers, and where ours comes from. */
+static void latency_why(struct strbuf *md, const struct published *pub, const struct picks *ps,
+			size_t kernel_cells)
+{
+	sb_add(md, "Why they differ: the published numbers come from ");
+	sb_addf(md, "%s; ours from ", pub_source(pub, FIG_LAT));
+	describe_env(md, ps);
+	sb_add(md, ". ");
+	area_facts(md, ps, "cma", "gcma");
+	end_paragraph(md);
+	sources(md, ps, kernel_cells ? "runs/<run>/alloc.csv (`pages`, `latency_ns`, "
+		"`success`) and runs/<run>/trace.dat (`cma_alloc_start`, `cma_alloc_finish`), "
+		"as in the data/alloc.csv that `cmabench report` writes"
+		: "runs/<run>/alloc.csv (`pages`, `latency_ns`, `success`; no cell had "
+		"kernel-side latency for every request), as in the data/alloc.csv that "
+		"`cmabench report` writes", NULL);
+}
+
+static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
+{
+	static const char *const sections[] = { "none", "cma", "gcma", NULL };
+	const struct published *pub = ctx->pub;
+	struct lat_ratios *lr = &ctx->lr;
+	struct strbuf departs;
+	struct picks ps;
+	struct strlist setups = { 0 };
+	long long *sizes;
+	size_t nsizes, kernel_cells;
+	struct shape sp = { 0 }, so = { 0 };
+	bool shape_ok;
+
+	sb_init(&departs);
+	picks_select(&ps, ctx->sets, ctx->nsets, "rfc-v2", sections);
+	nsizes = lat_sizes(pub, &ps, &sizes);
+	lat_setups(pub, sections, &setups);
+	memset(lr, 0, sizeof(*lr));
+
+	sb_add(md, "## 1. GCMA RFC v2: allocation latency\n\n");
+	if (!ps.n)
+		no_results(md, "rfc-v2", sections);
+	kernel_cells = latency_table(md, pub, &ps, sections, &setups, sizes, nsizes);
+	ratio_table(md, pub, &ps, sizes, nsizes, lr, &sp, &so);
+	band_sentence(md, pub, &sp, &so);
+	shape_ok = shape_compare(md, &sp, &so, &departs);
 	latency_verdict(md, &ps, &sp, so.n >= 2 && sp.n >= 2, shape_ok, departs.buf);
 	sb_free(&departs);
-	if (ps.n) {
-		sb_add(md, "Why they differ: the published numbers come from ");
-		sb_addf(md, "%s; ours from ", pub_source(pub, FIG_LAT));
-		describe_env(md, &ps);
-		sb_add(md, ". ");
-		area_facts(md, &ps, "cma", "gcma");
-		end_paragraph(md);
-		sources(md, &ps, kernel_cells ? "runs/<run>/alloc.csv (`pages`, `latency_ns`, "
-			"`success`) and runs/<run>/trace.dat (`cma_alloc_start`, `cma_alloc_finish`), "
-			"as in the data/alloc.csv that `cmabench report` writes"
-			: "runs/<run>/alloc.csv (`pages`, `latency_ns`, `success`; no cell had "
-			"kernel-side latency for every request), as in the data/alloc.csv that "
-			"`cmabench report` writes", NULL);
-	}
+	if (ps.n)
+		latency_why(md, pub, &ps, kernel_cells);
 	shape_free(&sp);
 	shape_free(&so);
 	free(sizes);

@@ -116,86 +116,109 @@ static void paper_verdict(struct strbuf *md, const struct picks *ps,
 	report_primaries_free(o, &pr);
 }
 
-static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
+/* The paper's claims, and ours beside them. */
+struct paper_fig {
+	const struct pub_row *lo, *hi;  /* allocation latency CMA / GCMA, lowest and highest */
+	const struct pub_row *photo;    /* photo-shot latency CMA / GCMA, up to */
+	const struct pub_row *lws;      /* the large working set's speedup */
+	double rmin, rmax;              /* figure 1's lowest and highest CMA / GCMA ratio */
+	size_t imin, imax;              /* at which of its sizes */
+	struct burst_cell bc[2];        /* cma, gcma */
+	double br[B_N], bmax;           /* the burst ratios CMA / GCMA, and the highest */
+	size_t bwhich;                  /* whose statistic the highest is */
+};
+
+/* The lowest and highest of figure 1's per-size ratios. */
+static void latency_extremes(const struct lat_ratios *lr, struct paper_fig *f)
 {
-	const struct published *pub = ctx->pub;
-	const struct lat_ratios *lr = &ctx->lr;
-	static const char *const sections[] = { "cma", "gcma", NULL };
-	const struct pub_row *lo = published_find(pub, FIG_PAPER, "alloc-latency-ratio-low", NULL, NULL);
-	const struct pub_row *hi = published_find(pub, FIG_PAPER, "alloc-latency-ratio-high", NULL, NULL);
-	const struct pub_row *photo = published_find(pub, FIG_PAPER, "photo-latency-ratio-max", NULL, NULL);
-	const struct pub_row *lws = published_find(pub, FIG_PAPER, "large-working-set-speedup", NULL, NULL);
-	struct picks ps;
-	struct strlist notes = { 0 };
-	struct burst_cell bc[2];
-	double rmin = NAN, rmax = NAN, bmax = NAN, br[B_N];
-	size_t imin = 0, imax = 0, bwhich = 0;
-
-	picks_select(&ps, ctx->sets, ctx->nsets, "paper-photo", sections);
+	f->rmin = f->rmax = NAN;
+	f->imin = f->imax = 0;
 	for (size_t i = 0; i < lr->n; i++) {
-		if (isnan(rmin) || lr->ours[i] < rmin) {
-			rmin = lr->ours[i];
-			imin = i;
+		if (isnan(f->rmin) || lr->ours[i] < f->rmin) {
+			f->rmin = lr->ours[i];
+			f->imin = i;
 		}
-		if (isnan(rmax) || lr->ours[i] > rmax) {
-			rmax = lr->ours[i];
-			imax = i;
-		}
-	}
-	burst_cell(&ps, "cma", &bc[0], &notes);
-	burst_cell(&ps, "gcma", &bc[1], &notes);
-	for (int b = 0; b < B_N; b++) {
-		br[b] = bc[0].reps && bc[1].reps ? repro_ratio(bc[0].st[b].med, bc[1].st[b].med) : NAN;
-		if (!isnan(br[b]) && (isnan(bmax) || br[b] > bmax)) {
-			bmax = br[b];
-			bwhich = b;
+		if (isnan(f->rmax) || lr->ours[i] > f->rmax) {
+			f->rmax = lr->ours[i];
+			f->imax = i;
 		}
 	}
+}
 
-	sb_add(md, "## 3. GCMA paper (EWiLi'15, IEEE TC 2019)\n\n");
+/* The bursts under cma and gcma, their ratio per statistic and the highest one. */
+static void burst_ratios(const struct picks *ps, struct paper_fig *f, struct strlist *notes)
+{
+	f->bmax = NAN;
+	f->bwhich = 0;
+	burst_cell(ps, "cma", &f->bc[0], notes);
+	burst_cell(ps, "gcma", &f->bc[1], notes);
+	for (int b = 0; b < B_N; b++) {
+		f->br[b] = f->bc[0].reps && f->bc[1].reps
+			   ? repro_ratio(f->bc[0].st[b].med, f->bc[1].st[b].med) : NAN;
+		if (!isnan(f->br[b]) && (isnan(f->bmax) || f->br[b] > f->bmax)) {
+			f->bmax = f->br[b];
+			f->bwhich = b;
+		}
+	}
+}
+
+/* The claims table: each published claim beside ours; a note when ours reverses the first. */
+static void claims_table(struct strbuf *md, const struct lat_ratios *lr,
+			 const struct paper_fig *f)
+{
+	const struct pub_row *lo = f->lo, *hi = f->hi, *photo = f->photo;
+
 	sb_add(md, "| claim | published | ours | how ours is computed | ours / published |\n"
 	       "|---|---:|---:|---|---:|\n");
 	if (lo && hi) {
 		sb_addf(md, "| allocation latency CMA / GCMA, lowest | %s%s | ", lo->value, lo->unit);
 		if (lr->n)
 			sb_addf(md, "%sx | the lowest of the per-size average ratios of figure 1 "
-				"(%lld page%s; %zu sizes) | %s |\n", repro_num(rmin), lr->pages[imin],
-				lr->pages[imin] == 1 ? "" : "s", lr->n,
-				repro_num(repro_ratio(rmin, lo->v)));
+				"(%lld page%s; %zu sizes) | %s |\n", repro_num(f->rmin),
+				lr->pages[f->imin], lr->pages[f->imin] == 1 ? "" : "s", lr->n,
+				repro_num(repro_ratio(f->rmin, lo->v)));
 		else
 			sb_add(md, "no results | figure 1 (scenario `rfc-v2`) has no size with both "
 			       "cma and gcma | - |\n");
 		sb_addf(md, "| allocation latency CMA / GCMA, highest | %s%s | ", hi->value, hi->unit);
 		if (lr->n)
 			sb_addf(md, "%sx | the highest of those ratios (%lld page%s) | %s |\n",
-				repro_num(rmax), lr->pages[imax], lr->pages[imax] == 1 ? "" : "s",
-				repro_num(repro_ratio(rmax, hi->v)));
+				repro_num(f->rmax), lr->pages[f->imax],
+				lr->pages[f->imax] == 1 ? "" : "s",
+				repro_num(repro_ratio(f->rmax, hi->v)));
 		else
 			sb_add(md, "no results | as above | - |\n");
 	}
 	if (photo) {
-		sb_addf(md, "| photo-shot latency CMA / GCMA, up to | %s%s | ", photo->value, photo->unit);
-		if (!isnan(bmax))
-			sb_addf(md, "%sx | the highest of the burst-latency ratios below (the %s) | %s |\n",
-				repro_num(bmax), b_name[bwhich], repro_num(repro_ratio(bmax, photo->v)));
+		sb_addf(md, "| photo-shot latency CMA / GCMA, up to | %s%s | ", photo->value,
+			photo->unit);
+		if (!isnan(f->bmax))
+			sb_addf(md, "%sx | the highest of the burst-latency ratios below "
+				"(the %s) | %s |\n", repro_num(f->bmax), b_name[f->bwhich],
+				repro_num(repro_ratio(f->bmax, photo->v)));
 		else
-			sb_add(md, "no results | scenario `paper-photo` (bursts under cma and gcma) | - |\n");
+			sb_add(md, "no results | scenario `paper-photo` (bursts under cma and "
+			       "gcma) | - |\n");
 	}
-	if (lws)
+	if (f->lws)
 		sb_addf(md, "| large working set on a fragmented high-end system, speedup | %s%s | "
 			"not reproduced | no scenario: it needs a large, memory-fragmented "
 			"multi-core machine and the paper's workload, not a small emulated guest | - |\n",
-			lws->value, lws->unit);
+			f->lws->value, f->lws->unit);
 	sb_add(md, "\n");
-	if (lr->n && !(rmin > 1))
+	if (lr->n && !(f->rmin > 1))
 		sb_addf(md, "**Ours disagrees with the published shape**: GCMA's average allocation "
 			"latency is not lower than CMA's at %lld pages (CMA / GCMA %s), where the paper "
-			"found it %s to %s times lower.\n\n", lr->pages[imin], repro_num(rmin),
-			lo ? lo->value : "?", hi ? hi->value : "?");
+			"found it %s to %s times lower.\n\n", lr->pages[f->imin],
+			repro_num(f->rmin), lo ? lo->value : "?", hi ? hi->value : "?");
+}
 
-	sb_add(md, "### Photo-shot (burst) latency\n\n");
-	if (!ps.n)
-		no_results(md, "paper-photo", sections);
+/* The burst table: each set-up's statistics, their ratios, and how ours compares. */
+static void burst_table(struct strbuf *md, const char *const *sections,
+			const struct paper_fig *f)
+{
+	const struct burst_cell *bc = f->bc;
+
 	sb_add(md, "A burst's latency: the last request's `start_ns` + `latency_ns` minus the "
 	       "first request's `start_ns` (requests sharing a `burst` number in alloc.csv); "
 	       "bursts with a failed request are left out and counted. Per repetition the p50, "
@@ -207,11 +230,12 @@ static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
 	for (int s = 0; s < 2; s++)
 		for (int b = 0; b < B_N; b++)
 			sb_addf(md, "| %s | %s | %s | %s | %s |\n", sections[s], b_name[b],
-				bc[s].reps ? repro_num(bc[s].st[b].med) : "no results", repro_range(bc[s].st[b]),
+				bc[s].reps ? repro_num(bc[s].st[b].med) : "no results",
+				repro_range(bc[s].st[b]),
 				ncol(bc[s].reps, bc[s].bursts, bc[s].failed));
 	for (int b = 0; b < B_N; b++) {
-		sb_addf(md, "| cma / gcma | %s | %s | ", b_name[b], repro_num(br[b]));
-		if (isnan(br[b]))
+		sb_addf(md, "| cma / gcma | %s | %s | ", b_name[b], repro_num(f->br[b]));
+		if (isnan(f->br[b]))
 			sb_add(md, "- | - |\n");
 		else
 			sb_addf(md, "%s" DASH "%s | - |\n",
@@ -222,28 +246,59 @@ static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
 	if (bc[0].below || bc[1].below)
 		sb_addf(md, "Bursts that began with the area below their run's fill, left out of "
 			"the table above: cma %zu, gcma %zu.\n\n", bc[0].below, bc[1].below);
-	if (!isnan(bmax)) {
-		if (!(bmax > 1))
-			sb_addf(md, "**Ours disagrees with the published shape**: GCMA's burst latency "
-				"is not lower than CMA's (highest ratio %s, the %s).\n\n", repro_num(bmax),
-				b_name[bwhich]);
-		else
-			sb_addf(md, "Ours: GCMA's bursts are up to %sx faster (the %s), against up to "
-				"%s%s published.\n\n", repro_num(bmax), b_name[bwhich],
-				photo ? photo->value : "-", photo ? photo->unit : "");
-	}
-	paper_verdict(md, &ps, photo);
-	if (ps.n) {
-		sb_addf(md, "Why they differ: the paper measured %s, a camera app under a blogbench "
-			"loop; ours is a burst of back-to-back allocations from the test driver under "
-			"the scenario's background on ", pub_source(pub, FIG_PAPER));
-		describe_env(md, &ps);
-		sb_add(md, ". ");
-		area_facts(md, &ps, "cma", "gcma");
-		end_paragraph(md);
-		sources(md, &ps, "runs/<run>/alloc.csv (`burst`, `start_ns`, `latency_ns`, "
-			"`success`), as in the data/bursts.csv that `cmabench report` writes", &notes);
-	}
+	if (isnan(f->bmax))
+		return;
+	if (!(f->bmax > 1))
+		sb_addf(md, "**Ours disagrees with the published shape**: GCMA's burst latency "
+			"is not lower than CMA's (highest ratio %s, the %s).\n\n",
+			repro_num(f->bmax), b_name[f->bwhich]);
+	else
+		sb_addf(md, "Ours: GCMA's bursts are up to %sx faster (the %s), against up to "
+			"%s%s published.\n\n", repro_num(f->bmax), b_name[f->bwhich],
+			f->photo ? f->photo->value : "-", f->photo ? f->photo->unit : "");
+}
+
+/* Why ours differs from the paper's measurement, and where ours comes from. */
+static void paper_why(struct strbuf *md, const struct published *pub, const struct picks *ps,
+		      const struct strlist *notes)
+{
+	sb_addf(md, "Why they differ: the paper measured %s, a camera app under a blogbench "
+		"loop; ours is a burst of back-to-back allocations from the test driver under "
+		"the scenario's background on ", pub_source(pub, FIG_PAPER));
+	describe_env(md, ps);
+	sb_add(md, ". ");
+	area_facts(md, ps, "cma", "gcma");
+	end_paragraph(md);
+	sources(md, ps, "runs/<run>/alloc.csv (`burst`, `start_ns`, `latency_ns`, "
+		"`success`), as in the data/bursts.csv that `cmabench report` writes", notes);
+}
+
+static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
+{
+	static const char *const sections[] = { "cma", "gcma", NULL };
+	const struct published *pub = ctx->pub;
+	struct paper_fig f = {
+		.lo = published_find(pub, FIG_PAPER, "alloc-latency-ratio-low", NULL, NULL),
+		.hi = published_find(pub, FIG_PAPER, "alloc-latency-ratio-high", NULL, NULL),
+		.photo = published_find(pub, FIG_PAPER, "photo-latency-ratio-max", NULL, NULL),
+		.lws = published_find(pub, FIG_PAPER, "large-working-set-speedup", NULL, NULL),
+	};
+	struct picks ps;
+	struct strlist notes = { 0 };
+
+	picks_select(&ps, ctx->sets, ctx->nsets, "paper-photo", sections);
+	latency_extremes(&ctx->lr, &f);
+	burst_ratios(&ps, &f, &notes);
+
+	sb_add(md, "## 3. GCMA paper (EWiLi'15, IEEE TC 2019)\n\n");
+	claims_table(md, &ctx->lr, &f);
+	sb_add(md, "### Photo-shot (burst) latency\n\n");
+	if (!ps.n)
+		no_results(md, "paper-photo", sections);
+	burst_table(md, sections, &f);
+	paper_verdict(md, &ps, f.photo);
+	if (ps.n)
+		paper_why(md, pub, &ps, &notes);
 	sl_free(&notes);
 	free(ps.v);
 }
