@@ -273,9 +273,18 @@ static int pick(const double *cdf, int apps, uint64_t *rng)
 	return apps - 1;
 }
 
-int main(int argc, char **argv)
+/* The command line after "prepare" or "run". */
+struct opts {
+	const char *dir, *out, *times, *name;
+	long apps, code_kb, assets_kb, launches, keep, heap_mb;
+	double zipf, dwell_ms;
+	uint64_t seed;
+};
+
+/* -1 to go on, else main's exit code. */
+static int parse_args(int argc, char **argv, struct opts *o)
 {
-	static const struct option opts[] = {
+	static const struct option longopts[] = {
 		{ "dir", required_argument, NULL, 'd' },
 		{ "apps", required_argument, NULL, 'a' },
 		{ "code-kb", required_argument, NULL, 'c' },
@@ -291,14 +300,7 @@ int main(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ 0 },
 	};
-	static struct app app[MAX_APPS];
-	const char *dir = NULL, *out = NULL, *times = NULL, *name = "apps";
-	long apps = 20, code_kb = 16384, assets_kb = 8192, launches = 100, keep = 4, heap_mb = 32;
-	double zipf = 1.0, dwell_ms = 1000, cdf[MAX_APPS], t0, w = 0;
-	uint64_t rng = 1;
-	struct app_cfg cfg;
-	int c, alive = 0, rc = 0;
-	FILE *f = stdout;
+	int c;
 
 	if (argc < 2 || (strcmp(argv[1], "prepare") && strcmp(argv[1], "run"))) {
 		fprintf(stderr, "usage: app-switch prepare|run --dir DIR [--apps N] [--code-kb K]\n"
@@ -309,47 +311,60 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "d:a:c:A:l:k:H:z:w:s:o:t:n:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:a:c:A:l:k:H:z:w:s:o:t:n:", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'd': dir = optarg; break;
-		case 'a': apps = atol(optarg); break;
-		case 'c': code_kb = atol(optarg); break;
-		case 'A': assets_kb = atol(optarg); break;
-		case 'l': launches = atol(optarg); break;
-		case 'k': keep = atol(optarg); break;
-		case 'H': heap_mb = atol(optarg); break;
-		case 'z': zipf = atof(optarg); break;
-		case 'w': dwell_ms = atof(optarg); break;
-		case 's': rng = (uint64_t)atoll(optarg); break;
-		case 'o': out = optarg; break;
-		case 't': times = optarg; break;
-		case 'n': name = optarg; break;
+		case 'd': o->dir = optarg; break;
+		case 'a': o->apps = atol(optarg); break;
+		case 'c': o->code_kb = atol(optarg); break;
+		case 'A': o->assets_kb = atol(optarg); break;
+		case 'l': o->launches = atol(optarg); break;
+		case 'k': o->keep = atol(optarg); break;
+		case 'H': o->heap_mb = atol(optarg); break;
+		case 'z': o->zipf = atof(optarg); break;
+		case 'w': o->dwell_ms = atof(optarg); break;
+		case 's': o->seed = (uint64_t)atoll(optarg); break;
+		case 'o': o->out = optarg; break;
+		case 't': o->times = optarg; break;
+		case 'n': o->name = optarg; break;
 		default: return 2;
 		}
 	}
-	if (!dir || apps < 1 || apps > MAX_APPS || code_kb < 4 || assets_kb < 4 || launches < 1 ||
-	    keep < 1 || heap_mb < 1 || zipf < 0 || dwell_ms < 0) {
+	if (!o->dir || o->apps < 1 || o->apps > MAX_APPS || o->code_kb < 4 || o->assets_kb < 4 ||
+	    o->launches < 1 || o->keep < 1 || o->heap_mb < 1 || o->zipf < 0 || o->dwell_ms < 0) {
 		fprintf(stderr, "app-switch: --dir is needed; --apps 1-%d; sizes and counts must "
 			"be positive\n", MAX_APPS);
 		return 2;
 	}
-	if (!strcmp(argv[1], "prepare"))
-		return prepare(dir, (int)apps, code_kb, assets_kb);
-	if (out && !(f = fopen(out, "w"))) {
-		fprintf(stderr, "app-switch: %s: %s\n", out, strerror(errno));
-		return 1;
+	return -1;
+}
+
+/* The low-memory killer: while more than keep are alive, the least recently used but cur. */
+static void kill_lru(struct app *app, int apps, const struct app *cur, long keep, int *alive)
+{
+	while (*alive > keep) {
+		struct app *lru = NULL;
+
+		for (int i = 0; i < apps; i++)
+			if (app[i].pid && &app[i] != cur &&
+			    (!lru || app[i].last_used < lru->last_used))
+				lru = &app[i];
+		app_kill(lru, SIGKILL);
+		(*alive)--;
 	}
-	for (int i = 0; i < apps; i++) {
-		w += 1.0 / pow(i + 1.0, zipf);
-		cdf[i] = w;
-	}
-	cfg = (struct app_cfg){ .dir = dir, .heap_mb = heap_mb };
-	stop_on_signals();
-	signal(SIGPIPE, SIG_IGN);
-	fprintf(f, "seq,app,kind,launch_ns,majflt,alive\n");
-	t0 = now_s();
-	for (long seq = 0; seq < launches && !stop; seq++) {
-		int id = pick(cdf, (int)apps, &rng);
+}
+
+/*
+ * The launches, one CSV row each to f; the apps launched are left alive in
+ * app[]. Returns 1 when an app could not be launched or died launching.
+ */
+static int launch_apps(const struct opts *o, const struct app_cfg *cfg, const double *cdf,
+		       struct app *app, FILE *f)
+{
+	uint64_t rng = o->seed;
+	int alive = 0, rc = 0;
+
+	for (long seq = 0; seq < o->launches && !stop; seq++) {
+		int id = pick(cdf, (int)o->apps, &rng);
 		struct app *a = &app[id];
 		bool warm = a->pid != 0;
 		long m0 = warm ? majflt(a->pid) : 0, m1;
@@ -357,7 +372,7 @@ int main(int argc, char **argv)
 
 		if (warm)
 			kill(a->pid, SIGUSR1);
-		else if (app_launch(a, &cfg, id)) {
+		else if (app_launch(a, cfg, id)) {
 			rc = 1;
 			break;
 		} else
@@ -372,27 +387,58 @@ int main(int argc, char **argv)
 		t = now_ns() - t;
 		m1 = majflt(a->pid);
 		a->last_used = seq;
-		/* the low-memory killer: the least recently used beyond --keep */
-		while (alive > keep) {
-			struct app *lru = NULL;
-
-			for (int i = 0; i < apps; i++)
-				if (app[i].pid && &app[i] != a &&
-				    (!lru || app[i].last_used < lru->last_used))
-					lru = &app[i];
-			app_kill(lru, SIGKILL);
-			alive--;
-		}
+		kill_lru(app, (int)o->apps, a, o->keep, &alive);
 		fprintf(f, "%ld,%d,%s,%lld,%ld,%d\n", seq, id, warm ? "warm" : "cold", t,
 			m1 >= 0 && m0 >= 0 ? m1 - m0 : -1, alive);
 		fflush(f);
-		sleep_ms(dwell_ms);
+		sleep_ms(o->dwell_ms);
 	}
-	for (int i = 0; i < apps; i++)
+	return rc;
+}
+
+/* "run": the launches, then every app ended and --times appended. Returns main's exit code. */
+static int run(const struct opts *o)
+{
+	static struct app app[MAX_APPS];
+	double cdf[MAX_APPS], t0, w = 0;
+	struct app_cfg cfg;
+	FILE *f = stdout;
+	int rc;
+
+	if (o->out && !(f = fopen(o->out, "w"))) {
+		fprintf(stderr, "app-switch: %s: %s\n", o->out, strerror(errno));
+		return 1;
+	}
+	for (int i = 0; i < o->apps; i++) {
+		w += 1.0 / pow(i + 1.0, o->zipf);
+		cdf[i] = w;
+	}
+	cfg = (struct app_cfg){ .dir = o->dir, .heap_mb = o->heap_mb };
+	stop_on_signals();
+	signal(SIGPIPE, SIG_IGN);
+	fprintf(f, "seq,app,kind,launch_ns,majflt,alive\n");
+	t0 = now_s();
+	rc = launch_apps(o, &cfg, cdf, app, f);
+	for (int i = 0; i < o->apps; i++)
 		app_kill(&app[i], SIGTERM);
 	if (f != stdout && fclose(f))
 		rc = 1;
-	if (times && append_jobtime(times, name, t0))
+	if (o->times && append_jobtime(o->times, o->name, t0))
 		rc = 1;
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {
+		.name = "apps", .apps = 20, .code_kb = 16384, .assets_kb = 8192, .launches = 100,
+		.keep = 4, .heap_mb = 32, .zipf = 1.0, .dwell_ms = 1000, .seed = 1,
+	};
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(argv[1], "prepare"))
+		return prepare(o.dir, (int)o.apps, o.code_kb, o.assets_kb);
+	return run(&o);
 }

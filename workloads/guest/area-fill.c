@@ -137,9 +137,17 @@ static void usage(void)
 		"                 [--keep stream|paced] (read on, or only while the area is short)\n");
 }
 
-int main(int argc, char **argv)
+/* The command line (--file and --file-mb go to file_path and file_bytes). */
+struct opts {
+	const char *area, *out, *pidfile, *keeper_out;
+	bool paced;
+	double target, timeout;
+};
+
+/* -1 to go on, else main's exit code. */
+static int parse_args(int argc, char **argv, struct opts *o)
 {
-	static const struct option opts[] = {
+	static const struct option longopts[] = {
 		{ "area", required_argument, NULL, 'a' },
 		{ "target", required_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -151,34 +159,28 @@ int main(int argc, char **argv)
 		{ "keep", required_argument, NULL, 'K' },
 		{ 0 },
 	};
-	const char *area = NULL, *out = NULL, *pidfile = NULL, *keeper_out = NULL;
-	bool paced = false;
-	double target = 90, timeout = 120, t0, reached = -1, got[2] = { -1, -1 };
-	int c, pfd[2];
-	char ok;
-	pid_t pid;
-	FILE *f;
+	int c;
 
-	while ((c = getopt_long(argc, argv, "a:t:T:o:f:m:p:k:K:", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "a:t:T:o:f:m:p:k:K:", longopts, NULL)) != -1)
 		switch (c) {
-		case 'a': area = optarg; break;
-		case 't': target = atof(optarg); break;
-		case 'T': timeout = atof(optarg); break;
-		case 'o': out = optarg; break;
+		case 'a': o->area = optarg; break;
+		case 't': o->target = atof(optarg); break;
+		case 'T': o->timeout = atof(optarg); break;
+		case 'o': o->out = optarg; break;
 		case 'f': file_path = optarg; break;
 		case 'm': file_bytes = atoll(optarg) << 20; break;
-		case 'p': pidfile = optarg; break;
-		case 'k': keeper_out = optarg; break;
+		case 'p': o->pidfile = optarg; break;
+		case 'k': o->keeper_out = optarg; break;
 		case 'K':
 			if (strcmp(optarg, "stream") && strcmp(optarg, "paced")) {
 				usage();
 				return 2;
 			}
-			paced = !strcmp(optarg, "paced");
+			o->paced = !strcmp(optarg, "paced");
 			break;
 		default: usage(); return 2;
 		}
-	if (!area || !out || target <= 0 || target > 100) {
+	if (!o->area || !o->out || o->target <= 0 || o->target > 100) {
 		usage();
 		return 2;
 	}
@@ -186,6 +188,127 @@ int main(int argc, char **argv)
 		fprintf(stderr, "area-fill: --file and --file-mb name the file the readers stream\n");
 		return 2;
 	}
+	return -1;
+}
+
+/* What keeping the area full cost, from kept_from on; nothing when it cannot be written. */
+static void write_keeper_out(const char *path, double kept_from, long long read_at_fill,
+			     double reading_s)
+{
+	FILE *k = fopen(path, "w");
+
+	if (k) {
+		fprintf(k, "keep_seconds,read_mb,reading_seconds\n%.1f,%.0f,%.1f\n",
+			now_s() - kept_from, (double)(bytes_read - read_at_fill) / (1 << 20),
+			reading_s);
+		fclose(k);
+	}
+}
+
+/*
+ * The child: fills the area, tells the parent through ready_fd (the
+ * occupancy reached and the anonymous MB held), and keeps the area full
+ * until SIGTERM. Never returns.
+ */
+static _Noreturn void fill_and_keep(const struct opts *o, int ready_fd, double t0)
+{
+	bool none = !strcmp(o->area, "none");
+	double kept_from = 0, reading_s = 0, last = 0;
+	long long read_at_fill = 0;
+	struct area_state s;
+	pthread_t th[2];
+	int said = 0;
+
+	signal(SIGTERM, on_signal);
+	if (make_file(file_path, file_bytes)) {
+		fprintf(stderr, "area-fill: %s: %s\n", file_path, strerror(errno));
+		_exit(1);
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, reader, (void *)(intptr_t)(i * 200));
+	while (!stop) {
+		double occ = 0;
+		bool have = true;
+
+		/* none: the share of memory the readers have been through */
+		if (none)
+			occ = 100.0 * (double)bytes_read / 1024 /
+			      (double)area_meminfo_kb("MemTotal");
+		else if ((have = !area_read(o->area, 0, &s)))
+			occ = area_occupancy(&s);
+
+		if (!none && strcmp(o->area, "gcma"))
+			cma_step(o->area, o->target);
+		if (!said && have && (occ >= o->target || now_s() - t0 >= o->timeout)) {
+			/* and the anonymous memory held then: the load's size */
+			double msg[2] = { occ, (double)nchunks * (CHUNK >> 20) };
+
+			if (write(ready_fd, msg, sizeof(msg)) != sizeof(msg))
+				_exit(1);
+			said = 1;
+			kept_from = last = now_s();
+			read_at_fill = bytes_read;
+		}
+		if (said) {
+			double t = now_s();
+
+			reading_s += reading ? t - last : 0;
+			last = t;
+			/* paced: read again only while the area is short */
+			if (o->paced)
+				reading = !none && have && occ < o->target;
+		}
+		nap_ms(said ? 200 : 20);
+	}
+	reading = 1;
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	if (o->keeper_out && said)
+		write_keeper_out(o->keeper_out, kept_from, read_at_fill, reading_s);
+	_exit(0);
+}
+
+/*
+ * The parent: names the keeper in --pidfile, waits for the child's word on
+ * ready_fd and writes --out. Returns main's exit code: 0 filled (or no
+ * area), 3 not, 1 when --out cannot be written.
+ */
+static int report(const struct opts *o, int ready_fd, pid_t pid, double t0)
+{
+	double reached, got[2] = { -1, -1 };
+	char ok;
+	FILE *f;
+
+	if (o->pidfile && (f = fopen(o->pidfile, "w"))) {
+		fprintf(f, "%d\n", (int)pid);
+		fclose(f);
+	}
+	ok = read(ready_fd, got, sizeof(got)) == sizeof(got);
+	reached = got[0];
+	f = fopen(o->out, "w");
+	if (!f)
+		return 1;
+	/* Without an area there is no condition to miss: the load ran ("load"). */
+	fprintf(f, "area,target_pct,reached_pct,seconds,status,anon_mb\n%s,%.1f,%.1f,%.2f,%s,%.0f\n",
+		o->area, o->target, ok ? reached : -1, now_s() - t0,
+		!strcmp(o->area, "none") ? "load" :
+		ok && reached >= o->target ? "filled" : "not-filled",
+		ok ? got[1] : -1);
+	fclose(f);
+	printf("area-fill: %s %.1f%% of %.1f%% in %.1f s (filler %d keeps it)\n", o->area,
+	       ok ? reached : -1, o->target, now_s() - t0, (int)pid);
+	return ok && (reached >= o->target || !strcmp(o->area, "none")) ? 0 : 3;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .target = 90, .timeout = 120 };
+	int pfd[2], rc = parse_args(argc, argv, &o);
+	double t0;
+	pid_t pid;
+
+	if (rc >= 0)
+		return rc;
 	if (pipe(pfd))
 		return 1;
 	t0 = now_s();
@@ -193,90 +316,9 @@ int main(int argc, char **argv)
 	if (pid < 0)
 		return 1;
 	if (pid == 0) {
-		/* The child fills, tells the parent, and keeps the area full. */
-		struct area_state s;
-		pthread_t th[2];
-		int said = 0;
-
 		close(pfd[0]);
-		signal(SIGTERM, on_signal);
-		if (make_file(file_path, file_bytes)) {
-			fprintf(stderr, "area-fill: %s: %s\n", file_path, strerror(errno));
-			_exit(1);
-		}
-		for (int i = 0; i < 2; i++)
-			pthread_create(&th[i], NULL, reader, (void *)(intptr_t)(i * 200));
-		bool none = !strcmp(area, "none");
-
-		double kept_from = 0, reading_s = 0, last = 0;
-		long long read_at_fill = 0;
-
-		while (!stop) {
-			double occ = 0;
-			bool have = true;
-
-			/* none: the share of memory the readers have been through */
-			if (none)
-				occ = 100.0 * (double)bytes_read / 1024 /
-				      (double)area_meminfo_kb("MemTotal");
-			else if ((have = !area_read(area, 0, &s)))
-				occ = area_occupancy(&s);
-
-			if (!none && strcmp(area, "gcma"))
-				cma_step(area, target);
-			if (!said && have && (occ >= target || now_s() - t0 >= timeout)) {
-				/* and the anonymous memory held then: the load's size */
-				double msg[2] = { occ, (double)nchunks * (CHUNK >> 20) };
-
-				if (write(pfd[1], msg, sizeof(msg)) != sizeof(msg))
-					_exit(1);
-				said = 1;
-				kept_from = last = now_s();
-				read_at_fill = bytes_read;
-			}
-			if (said) {
-				double t = now_s();
-
-				reading_s += reading ? t - last : 0;
-				last = t;
-				/* paced: read again only while the area is short */
-				if (paced)
-					reading = !none && have && occ < target;
-			}
-			nap_ms(said ? 200 : 20);
-		}
-		reading = 1;
-		for (int i = 0; i < 2; i++)
-			pthread_join(th[i], NULL);
-		if (keeper_out && said) {
-			FILE *k = fopen(keeper_out, "w");
-
-			if (k) {
-				fprintf(k, "keep_seconds,read_mb,reading_seconds\n%.1f,%.0f,%.1f\n",
-					now_s() - kept_from,
-					(double)(bytes_read - read_at_fill) / (1 << 20), reading_s);
-				fclose(k);
-			}
-		}
-		_exit(0);
+		fill_and_keep(&o, pfd[1], t0);
 	}
 	close(pfd[1]);
-	if (pidfile && (f = fopen(pidfile, "w"))) {
-		fprintf(f, "%d\n", (int)pid);
-		fclose(f);
-	}
-	ok = read(pfd[0], got, sizeof(got)) == sizeof(got);
-	reached = got[0];
-	f = fopen(out, "w");
-	if (!f)
-		return 1;
-	/* Without an area there is no condition to miss: the load ran ("load"). */
-	fprintf(f, "area,target_pct,reached_pct,seconds,status,anon_mb\n%s,%.1f,%.1f,%.2f,%s,%.0f\n",
-		area, target, ok ? reached : -1, now_s() - t0,
-		!strcmp(area, "none") ? "load" : ok && reached >= target ? "filled" : "not-filled",
-		ok ? got[1] : -1);
-	fclose(f);
-	printf("area-fill: %s %.1f%% of %.1f%% in %.1f s (filler %d keeps it)\n", area,
-	       ok ? reached : -1, target, now_s() - t0, (int)pid);
-	return ok && (reached >= target || !strcmp(area, "none")) ? 0 : 3;
+	return report(&o, pfd[0], pid, t0);
 }

@@ -290,9 +290,74 @@ static int parse_num(const char *opt, const char *s, double min, double *out)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The command line. */
+struct opts {
+	const char *dir, *area, *out, *lock, *pause_pidfile;
+	double count, burst, hold, interval, jitter, seed, timeout;
+	double wait_target, wait_max, passes, start_ms;
+	long sizes[MAX_SIZES];
+	int nsizes, loop;
+};
+
+/* What the bursts of a run share, and its counts. */
+struct run {
+	char alloc_path[4096], free_path[4096];
+	struct shared *sh;
+	FILE *f;
+	int lock_fd, seq, bursts, failures, timeouts;
+};
+
+/* One burst, as its rows record it. */
+struct burst {
+	long pages, held;
+	int k, late[256];
+	struct area_state st;
+	long long waited, free_ns;
+};
+
+/* --pages P[,P...], appended to o->sizes; -1 (said why) on a bad size. */
+static int parse_sizes(char *arg, struct opts *o)
 {
-	static const struct option opts[] = {
+	char *end, *tok, *save = NULL;
+
+	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long v = strtol(tok, &end, 10);
+
+		if (*end || v <= 0 || o->nsizes == MAX_SIZES) {
+			fprintf(stderr, "cma-alloc: --pages: bad size '%s'\n", tok);
+			return -1;
+		}
+		o->sizes[o->nsizes++] = v;
+	}
+	return 0;
+}
+
+/* What getopt cannot check: -1 when the options make a plan, else 2 (said why). */
+static int check_args(const struct opts *o)
+{
+	if (!o->area || !o->nsizes) {
+		usage();
+		return 2;
+	}
+	if (o->burst > 256) {
+		fprintf(stderr, "cma-alloc: --burst: at most 256\n");
+		return 2;
+	}
+	if (o->wait_target > 100) {
+		fprintf(stderr, "cma-alloc: --wait-target: at most 100 (%%)\n");
+		return 2;
+	}
+	if (o->jitter > o->interval) {
+		fprintf(stderr, "cma-alloc: --jitter-ms must not exceed --interval-ms\n");
+		return 2;
+	}
+	return -1;
+}
+
+/* -1 to go on, else main's exit code (0 after --help). */
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
 		{ "area", required_argument, NULL, 'a' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "count", required_argument, NULL, 'n' },
@@ -314,191 +379,212 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *dir = "/sys/kernel/debug/cma", *area = NULL, *out = NULL, *lock = NULL;
-	const char *pause_pidfile = NULL;
-	double count = 1, burst = 1, hold = 0, interval = 0, jitter = 0, seed = 1, timeout = 0;
-	double wait_target = 0, wait_max = 30000;
-	long sizes[MAX_SIZES];
-	int nsizes = 0, c, seq = 0, bursts = 0, failures = 0, timeouts = 0, loop = 0, lock_fd = -1;
-	double passes = 1, start_ms = 0;
-	struct shared *sh;
-	char alloc_path[4096], free_path[4096];
-	FILE *f = stdout;
+	int c;
 
-	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:t:w:W:P:N:S:h", opts, NULL)) != -1) {
-		char *end, *tok, *save = NULL;
+	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:t:w:W:P:N:S:h", longopts,
+				NULL)) != -1) {
 		int bad = 0;
 
 		switch (c) {
-		case 'a': area = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'o': out = optarg; break;
-		case 'n': bad = parse_num("count", optarg, 0, &count); break;
-		case 'b': bad = parse_num("burst", optarg, 1, &burst); break;
-		case 'H': bad = parse_num("hold-ms", optarg, 0, &hold); break;
-		case 'i': bad = parse_num("interval-ms", optarg, 0, &interval); break;
-		case 'j': bad = parse_num("jitter-ms", optarg, 0, &jitter); break;
-		case 's': bad = parse_num("seed", optarg, 0, &seed); break;
-		case 't': bad = parse_num("timeout-ms", optarg, 0, &timeout); break;
-		case 'w': bad = parse_num("wait-target", optarg, 0, &wait_target); break;
-		case 'W': bad = parse_num("wait-max-ms", optarg, 0, &wait_max); break;
-		case 'P': pause_pidfile = optarg; break;
-		case 'p':
-			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				long v = strtol(tok, &end, 10);
-
-				if (*end || v <= 0 || nsizes == MAX_SIZES) {
-					fprintf(stderr, "cma-alloc: --pages: bad size '%s'\n", tok);
-					return 2;
-				}
-				sizes[nsizes++] = v;
-			}
-			break;
-		case 'l': loop = 1; break;
-		case 'N': bad = parse_num("passes", optarg, 1, &passes); break;
-		case 'S': bad = parse_num("start-ms", optarg, 0, &start_ms); break;
-		case 'L': lock = optarg; break;
+		case 'a': o->area = optarg; break;
+		case 'd': o->dir = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'n': bad = parse_num("count", optarg, 0, &o->count); break;
+		case 'b': bad = parse_num("burst", optarg, 1, &o->burst); break;
+		case 'H': bad = parse_num("hold-ms", optarg, 0, &o->hold); break;
+		case 'i': bad = parse_num("interval-ms", optarg, 0, &o->interval); break;
+		case 'j': bad = parse_num("jitter-ms", optarg, 0, &o->jitter); break;
+		case 's': bad = parse_num("seed", optarg, 0, &o->seed); break;
+		case 't': bad = parse_num("timeout-ms", optarg, 0, &o->timeout); break;
+		case 'w': bad = parse_num("wait-target", optarg, 0, &o->wait_target); break;
+		case 'W': bad = parse_num("wait-max-ms", optarg, 0, &o->wait_max); break;
+		case 'P': o->pause_pidfile = optarg; break;
+		case 'p': bad = parse_sizes(optarg, o); break;
+		case 'l': o->loop = 1; break;
+		case 'N': bad = parse_num("passes", optarg, 1, &o->passes); break;
+		case 'S': bad = parse_num("start-ms", optarg, 0, &o->start_ms); break;
+		case 'L': o->lock = optarg; break;
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
 		}
 		if (bad)
 			return 2;
 	}
-	if (!area || !nsizes) {
-		usage();
-		return 2;
-	}
-	if (burst > 256) {
-		fprintf(stderr, "cma-alloc: --burst: at most 256\n");
-		return 2;
-	}
-	if (wait_target > 100) {
-		fprintf(stderr, "cma-alloc: --wait-target: at most 100 (%%)\n");
-		return 2;
-	}
-	if (jitter > interval) {
-		fprintf(stderr, "cma-alloc: --jitter-ms must not exceed --interval-ms\n");
-		return 2;
-	}
-	rng_state = (uint64_t)seed;
-	area_cma_dir = dir;
+	return check_args(o);
+}
+
+/* Everything a burst needs, and the CSV's header; 1 (said why) when it cannot be had. */
+static int set_up(const struct opts *o, struct run *r)
+{
+	rng_state = (uint64_t)o->seed;
+	area_cma_dir = o->dir;
 	/* as a background loop: finish the burst, write the CSV */
 	stop_on_signals();
-	snprintf(alloc_path, sizeof(alloc_path), "%s/%s/alloc", dir, area);
-	snprintf(free_path, sizeof(free_path), "%s/%s/free", dir, area);
-	if (access(alloc_path, W_OK)) {
-		fprintf(stderr, "cma-alloc: %s: %s\n", alloc_path, strerror(errno));
+	snprintf(r->alloc_path, sizeof(r->alloc_path), "%s/%s/alloc", o->dir, o->area);
+	snprintf(r->free_path, sizeof(r->free_path), "%s/%s/free", o->dir, o->area);
+	if (access(r->alloc_path, W_OK)) {
+		fprintf(stderr, "cma-alloc: %s: %s\n", r->alloc_path, strerror(errno));
 		return 1;
 	}
-	if (lock && (lock_fd = open(lock, O_RDWR | O_CREAT, 0644)) < 0) {
-		fprintf(stderr, "cma-alloc: %s: %s\n", lock, strerror(errno));
+	if (o->lock && (r->lock_fd = open(o->lock, O_RDWR | O_CREAT, 0644)) < 0) {
+		fprintf(stderr, "cma-alloc: %s: %s\n", o->lock, strerror(errno));
 		return 1;
 	}
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED) {
+	r->sh = mmap(NULL, sizeof(*r->sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		     -1, 0);
+	if (r->sh == MAP_FAILED) {
 		fprintf(stderr, "cma-alloc: mmap: %s\n", strerror(errno));
 		return 1;
 	}
-	if (out && !(f = fopen(out, "w"))) {
-		fprintf(stderr, "cma-alloc: %s: %s\n", out, strerror(errno));
+	if (o->out && !(r->f = fopen(o->out, "w"))) {
+		fprintf(stderr, "cma-alloc: %s: %s\n", o->out, strerror(errno));
 		return 1;
 	}
-	fprintf(f, "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,"
+	fprintf(r->f, "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,"
 		"area_total,area_tenants,area_occupancy_pct,timed_out,refill_wait_ns\n");
-	fflush(f);
-	if (start_ms > 0)
-		sleep_ms(start_ms);
-	do {
-		for (int s = 0; s < nsizes && !stop; s++) {
-			for (long i = 0; i < (long)count && !stop; i++, bursts++) {
-				long long t_free0, t_free1;
-				struct area_state st;
-				int k = (int)burst, late[256] = { 0 };
-				long long waited;
-				long held = 0;
+	fflush(r->f);
+	return 0;
+}
 
-				if (bursts > 0 && interval > 0) {
-					double u = (rng_next() >> 11) * (1.0 / 9007199254740992.0);
+/*
+ * The burst's requests with --timeout-ms: one past its deadline is recorded
+ * as timed out and the burst goes on after it. Pages a killed request got
+ * all the same are added to bu->held, to be freed with the burst.
+ */
+static void timed_requests(const struct opts *o, struct run *r, struct burst *bu)
+{
+	for (int first = 0; first < bu->k;) {
+		long used0 = r->lock_fd < 0 ? area_debugfs(o->area, "used") : -1;
+		bool expired;
+		int b = run_child(r->alloc_path, bu->pages, first, bu->k,
+				  (long long)(o->timeout * 1e6), r->sh, &expired);
 
-					sleep_ms(interval + (2 * u - 1) * jitter);
-				}
-				waited = refill_then_read(area, wait_target, wait_max, pause_pidfile,
-							  &st);
-				memset(sh->r, 0, k * sizeof(sh->r[0]));
-				if (timeout <= 0)
-					do_requests(alloc_path, sizes[s], 0, k, sh);
-				for (int first = 0; timeout > 0 && first < k;) {
-					long used0 = lock_fd < 0 ? area_debugfs(area, "used") : -1;
-					bool expired;
-					int b = run_child(alloc_path, sizes[s], first, k,
-							  (long long)(timeout * 1e6), sh, &expired);
+		if (b == bu->k)
+			break;
+		if (!expired) {
+			first = b;
+			continue;
+		}
+		bu->late[b] = 1;
+		r->sh->r[b].lat = (long long)(o->timeout * 1e6);
+		r->sh->r[b].err = ETIMEDOUT;
+		/* Killed between the allocation and the return to user
+		 * space, the request may hold its pages: debugfs's used
+		 * says so (when no other driver shares the area). */
+		if (used0 >= 0) {
+			long done = 0, u1 = area_debugfs(o->area, "used");
 
-					if (b == k)
-						break;
-					if (!expired) {
-						first = b;
-						continue;
-					}
-					late[b] = 1;
-					sh->r[b].lat = (long long)(timeout * 1e6);
-					sh->r[b].err = ETIMEDOUT;
-					/* Killed between the allocation and the return to user
-					 * space, the request may hold its pages: debugfs's used
-					 * says so (when no other driver shares the area). */
-					if (used0 >= 0) {
-						long done = 0, u1 = area_debugfs(area, "used");
-
-						for (int q = first; q < b; q++)
-							done += sh->r[q].err ? 0 : sizes[s];
-						if (u1 >= used0 + done + sizes[s]) {
-							held += sizes[s];
-							fprintf(stderr, "cma-alloc: request %d went through as "
-								"it was killed: freed with its burst\n", seq + b);
-						}
-					}
-					first = b + 1;
-				}
-				for (int b = 0; b < k; b++) {
-					if (!sh->r[b].err)
-						held += sizes[s];
-					else
-						failures++;
-					timeouts += late[b];
-				}
-				sleep_ms(hold);
-				t_free0 = now_ns();
-				/* debugfs frees whole earlier allocations, up to the count written */
-				if (held && free_pages(free_path, held, lock_fd)) {
-					fprintf(stderr, "cma-alloc: freeing %ld pages: %s\n", held, strerror(errno));
-					keeper_resume();
-					return 1;
-				}
-				t_free1 = now_ns();
-				keeper_resume();
-				for (int b = 0; b < k; b++) {
-					fprintf(f, "%d,%d,%ld,%lld,%lld,%d,%d,%lld,", seq++, bursts, sizes[s],
-						sh->r[b].start, sh->r[b].lat, !sh->r[b].err, sh->r[b].err,
-						held ? t_free1 - t_free0 : 0);
-					if (st.total > 0)
-						fprintf(f, "%ld,%ld,%.1f,%d,", st.total, st.tenants,
-							area_occupancy(&st), late[b]);
-					else
-						fprintf(f, ",,,%d,", late[b]);
-					if (waited >= 0)
-						fprintf(f, "%lld\n", waited);
-					else
-						fputs("\n", f);
-				}
-				/* on the results share at once: a run cut short keeps it */
-				fflush(f);
+			for (int q = first; q < b; q++)
+				done += r->sh->r[q].err ? 0 : bu->pages;
+			if (u1 >= used0 + done + bu->pages) {
+				bu->held += bu->pages;
+				fprintf(stderr, "cma-alloc: request %d went through as "
+					"it was killed: freed with its burst\n", r->seq + b);
 			}
 		}
-	} while ((loop || --passes >= 1) && !stop);
-	if (f != stdout && fclose(f)) {
-		fprintf(stderr, "cma-alloc: %s: %s\n", out, strerror(errno));
+		first = b + 1;
+	}
+}
+
+/* The burst's CSV rows. */
+static void write_rows(struct run *r, const struct burst *bu)
+{
+	for (int b = 0; b < bu->k; b++) {
+		const struct req *q = &r->sh->r[b];
+
+		fprintf(r->f, "%d,%d,%ld,%lld,%lld,%d,%d,%lld,", r->seq++, r->bursts, bu->pages,
+			q->start, q->lat, !q->err, q->err, bu->held ? bu->free_ns : 0);
+		if (bu->st.total > 0)
+			fprintf(r->f, "%ld,%ld,%.1f,%d,", bu->st.total, bu->st.tenants,
+				area_occupancy(&bu->st), bu->late[b]);
+		else
+			fprintf(r->f, ",,,%d,", bu->late[b]);
+		if (bu->waited >= 0)
+			fprintf(r->f, "%lld\n", bu->waited);
+		else
+			fputs("\n", r->f);
+	}
+	/* on the results share at once: a run cut short keeps it */
+	fflush(r->f);
+}
+
+/*
+ * One burst of --burst requests of pages each: spaced from the one before,
+ * after the refill; held for --hold-ms, freed together, written. 1 (said
+ * why) when the free failed.
+ */
+static int run_burst(const struct opts *o, struct run *r, long pages)
+{
+	struct burst bu = { .pages = pages, .k = (int)o->burst };
+	long long t_free0;
+
+	if (r->bursts > 0 && o->interval > 0) {
+		double u = (rng_next() >> 11) * (1.0 / 9007199254740992.0);
+
+		sleep_ms(o->interval + (2 * u - 1) * o->jitter);
+	}
+	bu.waited = refill_then_read(o->area, o->wait_target, o->wait_max, o->pause_pidfile,
+				     &bu.st);
+	memset(r->sh->r, 0, bu.k * sizeof(r->sh->r[0]));
+	if (o->timeout <= 0)
+		do_requests(r->alloc_path, pages, 0, bu.k, r->sh);
+	else
+		timed_requests(o, r, &bu);
+	for (int b = 0; b < bu.k; b++) {
+		if (!r->sh->r[b].err)
+			bu.held += pages;
+		else
+			r->failures++;
+		r->timeouts += bu.late[b];
+	}
+	sleep_ms(o->hold);
+	t_free0 = now_ns();
+	/* debugfs frees whole earlier allocations, up to the count written */
+	if (bu.held && free_pages(r->free_path, bu.held, r->lock_fd)) {
+		fprintf(stderr, "cma-alloc: freeing %ld pages: %s\n", bu.held, strerror(errno));
+		keeper_resume();
 		return 1;
 	}
-	fprintf(stderr, "cma-alloc: %d requests in %d bursts, %d failed (%d timed out)\n", seq,
-		bursts, failures, timeouts);
+	bu.free_ns = now_ns() - t_free0;
+	keeper_resume();
+	write_rows(r, &bu);
+	return 0;
+}
+
+/* The sweep, --passes times or (--loop) until SIGTERM; 1 when a free failed. */
+static int run_plan(const struct opts *o, struct run *r)
+{
+	double passes = o->passes;
+
+	if (o->start_ms > 0)
+		sleep_ms(o->start_ms);
+	do {
+		for (int s = 0; s < o->nsizes && !stop; s++)
+			for (long i = 0; i < (long)o->count && !stop; i++, r->bursts++)
+				if (run_burst(o, r, o->sizes[s]))
+					return 1;
+	} while ((o->loop || --passes >= 1) && !stop);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {
+		.dir = "/sys/kernel/debug/cma", .count = 1, .burst = 1, .seed = 1,
+		.wait_max = 30000, .passes = 1,
+	};
+	struct run r = { .f = stdout, .lock_fd = -1 };
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	if (set_up(&o, &r) || run_plan(&o, &r))
+		return 1;
+	if (r.f != stdout && fclose(r.f)) {
+		fprintf(stderr, "cma-alloc: %s: %s\n", o.out, strerror(errno));
+		return 1;
+	}
+	fprintf(stderr, "cma-alloc: %d requests in %d bursts, %d failed (%d timed out)\n", r.seq,
+		r.bursts, r.failures, r.timeouts);
 	return 0;
 }

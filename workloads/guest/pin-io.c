@@ -106,9 +106,16 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-int main(int argc, char **argv)
+/* The command line. */
+struct opts {
+	const char *mode, *area, *dir, *file;
+	long pin_ms, gap_ms, mb, threads;
+};
+
+/* -1 to go on, else main's exit code. */
+static int parse_args(int argc, char **argv, struct opts *o)
 {
-	static const struct option opts[] = {
+	static const struct option longopts[] = {
 		{ "area", required_argument, NULL, 'a' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "file", required_argument, NULL, 'f' },
@@ -119,71 +126,71 @@ int main(int argc, char **argv)
 		{ "gap-ms", required_argument, NULL, 'G' },
 		{ 0 },
 	};
-	const char *mode = "dio";
-	long pin_ms = 1000, gap_ms = 100;
-	const char *area = NULL, *dir = "/sys/kernel/debug/cma", *file = NULL;
-	long mb = 64, threads = 4, base, count;
-	size_t len, nin = 0;
-	char *mem, **inside;
-	struct worker *ws;
-	int pm, c;
-	unsigned long long reads = 0, errors = 0;
+	int c;
 
-	page = sysconf(_SC_PAGESIZE);
-	while ((c = getopt_long(argc, argv, "a:d:f:m:t:M:P:G:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:d:f:m:t:M:P:G:", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'a': area = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'f': file = optarg; break;
-		case 'm': mb = atol(optarg); break;
-		case 't': threads = atol(optarg); break;
-		case 'M': mode = optarg; break;
-		case 'P': pin_ms = atol(optarg); break;
-		case 'G': gap_ms = atol(optarg); break;
+		case 'a': o->area = optarg; break;
+		case 'd': o->dir = optarg; break;
+		case 'f': o->file = optarg; break;
+		case 'm': o->mb = atol(optarg); break;
+		case 't': o->threads = atol(optarg); break;
+		case 'M': o->mode = optarg; break;
+		case 'P': o->pin_ms = atol(optarg); break;
+		case 'G': o->gap_ms = atol(optarg); break;
 		default:
 			fprintf(stderr, "usage: pin-io --area NAME --file DATA [--mb M] [--threads T]\n");
 			return 2;
 		}
 	}
-	if (!area || mb <= 0 || threads <= 0 || threads > 64 || pin_ms < 0 || gap_ms < 0 ||
-	    (strcmp(mode, "dio") && strcmp(mode, "vmsplice")) || (!strcmp(mode, "dio") && !file)) {
+	if (!o->area || o->mb <= 0 || o->threads <= 0 || o->threads > 64 || o->pin_ms < 0 ||
+	    o->gap_ms < 0 || (strcmp(o->mode, "dio") && strcmp(o->mode, "vmsplice")) ||
+	    (!strcmp(o->mode, "dio") && !o->file)) {
 		fprintf(stderr, "usage: pin-io --area NAME [--mode dio --file DATA [--threads 1..64] |\n"
 			"              --mode vmsplice [--pin-ms MS] [--gap-ms MS]] [--mb M]\n");
 		return 2;
 	}
-	base = read_long(dir, area, "base_pfn");
-	count = read_long(dir, area, "count");
-	if (base < 0 || count <= 0) {
-		fprintf(stderr, "pin-io: cannot read %s/%s/{base_pfn,count}\n", dir, area);
+	return -1;
+}
+
+/* Opens file for O_DIRECT reads into data_fd; 1 (said why) when it cannot be read. */
+static int open_data(const char *file)
+{
+	data_fd = open(file, O_RDONLY | O_DIRECT);
+	if (data_fd < 0) {
+		fprintf(stderr, "pin-io: %s: %s\n", file, strerror(errno));
 		return 1;
 	}
-	if (file) {
-		data_fd = open(file, O_RDONLY | O_DIRECT);
-		if (data_fd < 0) {
-			fprintf(stderr, "pin-io: %s: %s\n", file, strerror(errno));
-			return 1;
-		}
-		file_pages = lseek(data_fd, 0, SEEK_END) / page;
-		if (file_pages <= 0) {
-			fprintf(stderr, "pin-io: %s is empty\n", file);
-			return 1;
-		}
+	file_pages = lseek(data_fd, 0, SEEK_END) / page;
+	if (file_pages <= 0) {
+		fprintf(stderr, "pin-io: %s is empty\n", file);
+		return 1;
 	}
-	stop_on_signals();
+	return 0;
+}
 
-	/* Fault in a buffer and keep the pages that landed in the area. */
-	len = (size_t)mb << 20;
+/*
+ * Faults in --mb of anonymous memory and keeps the pages that landed in the
+ * area (pfns base..base+count-1), giving the others back. Returns them
+ * (*nin of them), NULL (said why) on failure.
+ */
+static char **pages_in_area(const struct opts *o, long base, long count, size_t *nin)
+{
+	size_t len = (size_t)o->mb << 20;
+	char *mem, **inside;
+	int pm;
+
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED) {
 		fprintf(stderr, "pin-io: mmap: %s\n", strerror(errno));
-		return 1;
+		return NULL;
 	}
 	memset(mem, 1, len);
 	pm = open("/proc/self/pagemap", O_RDONLY);
 	inside = calloc(len / page, sizeof(*inside));
 	if (pm < 0 || !inside) {
 		fprintf(stderr, "pin-io: /proc/self/pagemap: %s\n", strerror(errno));
-		return 1;
+		return NULL;
 	}
 	for (size_t off = 0; off < len; off += page) {
 		uint64_t e;
@@ -195,27 +202,22 @@ int main(int argc, char **argv)
 			continue;
 		e &= (1ull << 55) - 1;
 		if ((long)e >= base && (long)e < base + count)
-			inside[nin++] = mem + off;
+			inside[(*nin)++] = mem + off;
 		else
 			madvise(mem + off, page, MADV_DONTNEED);
 	}
 	close(pm);
-	fprintf(stderr, "pin-io: %zu of %zu pages are in area %s (pfn %ld+%ld)\n", nin,
-		len / page, area, base, count);
-	if (!nin) {
-		/* Nothing to pin: the inducer idles and says so in its statistics. */
-		while (!stop)
-			pause();
-		printf("pin-io: pages_in_area=0 reads=0 errors=0\n");
-		return 0;
-	}
-	if (!strcmp(mode, "vmsplice")) {
-		unsigned long long cycles = vmsplice_loop(inside, nin, pin_ms, gap_ms);
+	fprintf(stderr, "pin-io: %zu of %zu pages are in area %s (pfn %ld+%ld)\n", *nin,
+		len / page, o->area, base, count);
+	return inside;
+}
 
-		printf("pin-io: mode=vmsplice pages_in_area=%zu cycles=%llu\n", nin, cycles);
-		return 0;
-	}
-	ws = calloc(threads, sizeof(*ws));
+/* --mode dio: threads reading into the pages until SIGTERM, then their counts. */
+static void run_dio(char **inside, size_t nin, long threads)
+{
+	struct worker *ws = calloc(threads, sizeof(*ws));
+	unsigned long long reads = 0, errors = 0;
+
 	for (long t = 0; t < threads; t++) {
 		ws[t].bufs = inside + t * nin / threads;
 		ws[t].nbufs = (t + 1) * nin / threads - t * nin / threads;
@@ -231,5 +233,48 @@ int main(int argc, char **argv)
 		errors += ws[t].errors;
 	}
 	printf("pin-io: mode=dio pages_in_area=%zu reads=%llu errors=%llu\n", nin, reads, errors);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {
+		.mode = "dio", .dir = "/sys/kernel/debug/cma", .pin_ms = 1000, .gap_ms = 100,
+		.mb = 64, .threads = 4,
+	};
+	long base, count;
+	size_t nin = 0;
+	char **inside;
+	int rc;
+
+	page = sysconf(_SC_PAGESIZE);
+	rc = parse_args(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	base = read_long(o.dir, o.area, "base_pfn");
+	count = read_long(o.dir, o.area, "count");
+	if (base < 0 || count <= 0) {
+		fprintf(stderr, "pin-io: cannot read %s/%s/{base_pfn,count}\n", o.dir, o.area);
+		return 1;
+	}
+	if (o.file && open_data(o.file))
+		return 1;
+	stop_on_signals();
+	inside = pages_in_area(&o, base, count, &nin);
+	if (!inside)
+		return 1;
+	if (!nin) {
+		/* Nothing to pin: the inducer idles and says so in its statistics. */
+		while (!stop)
+			pause();
+		printf("pin-io: pages_in_area=0 reads=0 errors=0\n");
+		return 0;
+	}
+	if (!strcmp(o.mode, "vmsplice")) {
+		unsigned long long cycles = vmsplice_loop(inside, nin, o.pin_ms, o.gap_ms);
+
+		printf("pin-io: mode=vmsplice pages_in_area=%zu cycles=%llu\n", nin, cycles);
+		return 0;
+	}
+	run_dio(inside, nin, o.threads);
 	return 0;
 }
