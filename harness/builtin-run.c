@@ -8,6 +8,7 @@
 #include "kbuild/image.h"
 #include "lib/json.h"
 #include "lib/signals.h"
+#include "lib/cache.h"
 #include "lib/pack.h"
 #include "report/report.h"
 #include "run/calibrate.h"
@@ -373,6 +374,8 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	}
 	printf("\n%s", summary.buf ? summary.buf : "");
 	runner_print_tally(stdout, &tally, NULL);
+	/* what this run used was touched: the bound evicts older entries */
+	cache_prune_all(env, false, NULL, stdout);
 	if (interrupted()) {
 		err_msg("interrupted: no VM left running; the runs that ended are kept%s%s (the one "
 			"stopped marked partial), the others not started",

@@ -23,6 +23,7 @@ extern const size_t nbuiltins;
 /* One line per command. */
 void builtins_list(FILE *f);
 
+int cmd_cache(int argc, char **argv, struct cmb_env *env);
 int cmd_build(int argc, char **argv, struct cmb_env *env);
 int cmd_compare(int argc, char **argv, struct cmb_env *env);
 int cmd_console(int argc, char **argv, struct cmb_env *env);
@@ -39,7 +40,7 @@ int cmd_help(int argc, char **argv, struct cmb_env *env);
 /* The later stages' hooks for runs (runner.h): the data set and the report. */
 extern const struct run_hooks cmd_run_hooks;
 
-extern const struct cmd_usage build_usage, compare_usage, console_usage, help_usage, image_usage, pack_usage, plan_usage,
+extern const struct cmd_usage build_usage, cache_usage, compare_usage, console_usage, help_usage, image_usage, pack_usage, plan_usage,
 	report_usage, reproduce_usage, run_usage, task_usage, wait_usage;
 
 #endif

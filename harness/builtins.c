@@ -11,6 +11,8 @@
 
 const struct builtin builtins[] = {
 	{ "build", cmd_build, "build (or reuse) the kernel variants", &build_usage },
+	{ "cache", cmd_cache, "prune the kernel, image and scratch caches to their bounds",
+	  &cache_usage },
 	{ "console", cmd_console, "judge guest consoles as the VM tests do", &console_usage },
 	{ "compare", cmd_compare, "compare the sections of two results directories", &compare_usage },
 	{ "help", cmd_help, "this list, a command's options, or the scenario keys", &help_usage },

@@ -6,6 +6,7 @@
  * changed archive gets a directory of its own, never a stale one.
  */
 #include "dataset/ds-internal.h"
+#include "lib/cache.h"
 #include "lib/hash.h"
 #include "lib/util.h"
 
@@ -38,8 +39,10 @@ static char *unpack(const char *archive, struct strbuf *errs)
 	hash_final(h, key);
 	dst = xasprintf("%s/%.16s", unpack_root, key);
 	runs = path_join(dst, "runs");
-	if (is_dir(runs))
+	if (is_dir(runs)) {
+		cache_touch(dst);           /* the cache's bound evicts it last */
 		goto out;
+	}
 	tmp = xasprintf("%s.tmp-%ld", dst, (long)getpid());
 	rm_rf(tmp);
 	if (mkdir_p(tmp)) {

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "kbuild/image.h"
+#include "lib/cache.h"
 #include "kbuild/elfdeps.h"
 #include "lib/hash.h"
 #include "lib/history.h"
@@ -325,6 +326,7 @@ char *image_get_arch(const struct cmb_env *env, const struct cmb_arch *a)
 	imgdir = env_cache(env, "images");
 	if (path_exists(img)) {
 		printf("[image] reusing %s root image %.16s\n", a->name, key);
+		cache_touch(img);           /* the cache's bound evicts it last */
 		goto out;
 	}
 	tmpdir = xasprintf("%s/.tmp-%.16s.%d", imgdir, key, (int)getpid());

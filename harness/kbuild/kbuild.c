@@ -1,4 +1,5 @@
 #include "kbuild/kbuild.h"
+#include "lib/cache.h"
 #include "kbuild/kconfig.h"
 #include "kbuild/kmake.h"
 #include "lib/hash.h"
@@ -881,8 +882,10 @@ int kbuild_get_arch(const struct cmb_env *env, const struct cmb_arch *a, const s
 	if (rc < 0 && errs.buf)
 		fputs(errs.buf, stderr);
 	sb_free(&errs);
-	if (rc == 0)
+	if (rc == 0) {
 		kbuild_print_found(k);
+		cache_touch(k->dir);        /* reused: the cache's bound evicts it last */
+	}
 	return rc == 1 ? kbuild_build(env, k) : rc;
 }
 

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "run/runner.h"
+#include "lib/cache.h"
 #include "kbuild/image.h"
 #include "lib/hash.h"
 #include "lib/history.h"
@@ -139,8 +140,11 @@ int runner_kernels(struct run_ctx *ctx, const struct plan *plan)
 			if (ctx->kernel_looked[k] && !ctx->kernel_ok[k] && !ctx->kernel_todo[k])
 				ctx->kernel_looked[k] = false;
 			find_kernel(ctx, a, i, false);
-			if (ctx->kernel_ok[k])
+			if (ctx->kernel_ok[k]) {
 				kbuild_print_found(&ctx->kernels[k]);
+				/* reused: the cache's bound evicts it last */
+				cache_touch(ctx->kernels[k].dir);
+			}
 			if (ctx->kernel_todo[k]) {
 				overall_start(ctx->overall, EST_KERNEL, k);
 				ctx->kernel_ok[k] = kbuild_build(ctx->env, &ctx->kernels[k]) == 0;

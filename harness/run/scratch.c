@@ -1,5 +1,6 @@
 #include "config.h"
 #include "run/scratch.h"
+#include "lib/cache.h"
 #include "lib/hash.h"
 
 #include <errno.h>
@@ -160,6 +161,7 @@ char *scratch_make(const struct cmb_env *env, const struct run *r, const char *t
 	double t0 = seconds_now();
 
 	if (tpl && path_exists(tpl)) {
+		cache_touch(tpl);           /* the cache's bound evicts it last */
 		dir = env_cache(env, "tmp");
 		img = xasprintf("%s/scratch-%s-%d.img", dir, tag, (int)getpid());
 		free(dir);
