@@ -7,9 +7,14 @@
 #include "dataset/dataset.h"
 #include "report/report.h"
 
+/* A run's results get their report and figures at once (report.md links them). */
 static int report_quietly(const char *dir, struct strbuf *summary)
 {
-	return report_results(dir, NULL, true, summary);
+	int ret = report_results(dir, NULL, true, summary);
+
+	if (!ret && summary)
+		sb_addf(summary, "  figures: %s/plots/ (linked from report.md)\n", dir);
+	return ret ? ret : report_draw(dir, true);
 }
 
 const struct run_hooks cmd_run_hooks = {

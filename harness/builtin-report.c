@@ -14,13 +14,15 @@
 
 struct report_opts {
 	const char *baseline;
-	bool quiet;
+	bool quiet, plots;
 };
 
 static const struct opt report_opts_table[] = {
 	OPT_STRING('b', "baseline", offsetof(struct report_opts, baseline), "SECTION",
 		   "the column the others are compared with (default: the first that allocated)"),
 	OPT_FLAG('q', "quiet", offsetof(struct report_opts, quiet), "write the files, print nothing"),
+	OPT_FLAG(0, "plots", offsetof(struct report_opts, plots),
+		 "draw the figures too (plots/*.png and *.svg, gnuplot; what make plots does)"),
 	OPT_END(),
 };
 
@@ -43,7 +45,10 @@ int cmd_report(int argc, char **argv, struct cmb_env *env)
 		options_usage(stderr, &report_usage);
 		return 2;
 	}
-	for (int i = first; i < argc; i++)
+	for (int i = first; i < argc; i++) {
 		ret |= report_results(argv[i], o.baseline, o.quiet, NULL);
+		if (o.plots)
+			ret |= report_draw(argv[i], o.quiet);
+	}
 	return ret;
 }

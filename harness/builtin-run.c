@@ -368,8 +368,14 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 			 * ends with something to read. */
 			if (report_results(ctx.finaldir, NULL, true, &summary))
 				rc = 1;
-			else if (o.pack && pack_runs(ctx.finaldir, false))
-				rc = 1;
+			else {
+				/* the figures report.md links, drawn from its plot data */
+				if (!report_draw(ctx.finaldir, true))
+					sb_addf(&summary, "  figures: %s/plots/ (linked from report.md)\n",
+						ctx.finaldir);
+				if (o.pack && pack_runs(ctx.finaldir, false))
+					rc = 1;
+			}
 		}
 	}
 	printf("\n%s", summary.buf ? summary.buf : "");

@@ -32,6 +32,9 @@ int main(int argc, char **argv)
 
 		report_set_scenario_dir(scn);
 		free(scn);
+		scn = env_src(&env, "plots");
+		report_set_plot_dir(scn);
+		free(scn);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (; i < argc && argv[i][0] == '-'; i++) {

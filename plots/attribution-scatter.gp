@@ -17,6 +17,6 @@ do for [t in "png svg"] {
 	set output sprintf("%s/attribution-scatter.%s", outdir, t)
 	set title sprintf("%s: kernel-side latency against pages moved", run_id)
 	plot for [i = 1:words(attr_sections)] f index (i - 1) using 1:2 with points pt 7 ps 0.8 \
-		lc i title word(attr_sections, i)
+		lc rgb sec_rgb(word(attr_sections, i)) title word(attr_sections, i)
 	unset output
 }

@@ -15,6 +15,7 @@ f = datadir."/plot-bursts.dat"
 do for [t in "png svg"] {
 	eval(t eq "png" ? png_term : svg_term)
 	set output sprintf("%s/burst-cdf.%s", outdir, t)
-	plot for [i=1:words(burst_sections)] f index (i - 1) using 1:2 with steps lw 2 title word(burst_sections, i)
+	plot for [i=1:words(burst_sections)] f index (i - 1) using 1:2 with steps lw 2 \
+		lc rgb sec_rgb(word(burst_sections, i)) title word(burst_sections, i)
 	unset output
 }

@@ -20,8 +20,9 @@ if (have_fio) {
 	do for [t in "png svg"] {
 		eval(t eq "png" ? png_term : svg_term)
 		set output sprintf("%s/fio-throughput.%s", outdir, t)
-		plot f using 0:3:xticlabels(sprintf("%s / %s", strcol(1), strcol(2))) with boxes \
-			title "mean", \
+		# each bar in its set-up's colour (common.inc)
+		plot f using 0:3:(sec_rgb(strcol(1))):xticlabels(sprintf("%s / %s", strcol(1), strcol(2))) \
+			with boxes lc rgb variable title "mean", \
 		     f using 0:3:4:5 with yerrorbars lc rgb "black" pt 0 title "min..max"
 		unset output
 	}

@@ -20,6 +20,6 @@ do for [t in "png svg"] {
 	set output sprintf("%s/hitrate.%s", outdir, t)
 	plot for [i=1:nsections] f skip 1 using 4:(strcol(2) eq word(sections, i) && \
 		strcol(5) eq "cleancache.hit_rate_pct" ? $6 : NaN) with points pt 7 ps 0.5 \
-		title word(sections, i)
+		lc rgb sec_rgb(word(sections, i)) title word(sections, i)
 	unset output
 }

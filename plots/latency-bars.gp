@@ -21,8 +21,9 @@ do for [side in "user kernel"] {
 		do for [t in "png svg"] {
 			eval(t eq "png" ? png_term : svg_term)
 			set output sprintf("%s/latency-bars-%s.%s", outdir, side, t)
-			plot f using 0:4:xticlabels(sprintf("%s / %d", strcol(2), $1)) with boxes \
-				title "p50", \
+			# each bar in its set-up's colour (common.inc)
+			plot f using 0:4:(sec_rgb(strcol(2))):xticlabels(sprintf("%s / %d", strcol(2), $1)) \
+				with boxes lc rgb variable title "p50", \
 			     f using 0:4:3:5 with yerrorbars lc rgb "black" pt 0 title "min..max"
 			unset output
 		}

@@ -22,6 +22,7 @@ do for [set in latency_sets] {
 		set output sprintf("%s/latency-cdf-%s.%s", outdir, set, t)
 		# Failed requests are their own mass: a curve stops at its success share.
 		plot for [i=1:words(secs)] f index (i - 1) using 1:2 with steps lw 2 \
+			lc rgb sec_rgb(word(secs, i)) \
 			title sprintf("%s (%s%% failed)", word(secs, i), word(fails, i))
 		unset output
 	}

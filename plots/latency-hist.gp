@@ -22,7 +22,7 @@ do for [set in latency_sets] {
 		eval(t eq "png" ? png_term : svg_term)
 		set output sprintf("%s/latency-hist-%s.%s", outdir, set, t)
 		plot for [i=1:words(secs)] f index (i - 1) using (bin($1)):(1.0) smooth frequency \
-			with histeps lw 2 title word(secs, i)
+			with histeps lw 2 lc rgb sec_rgb(word(secs, i)) title word(secs, i)
 		unset output
 	}
 }

@@ -21,10 +21,10 @@ do for [pages in survival_sets] {
 		eval(t eq "png" ? png_term : svg_term)
 		set output sprintf("%s/latency-survival-%s.%s", outdir, pages, t)
 		# the 95% band (Greenwood) as thin dashed steps around each curve
-		plot for [i=1:words(secs)] f index (i - 1) using 1:2 with steps lw 2 lc i \
+		plot for [i=1:words(secs)] f index (i - 1) using 1:2 with steps lw 2 lc rgb sec_rgb(word(secs, i)) \
 			title word(secs, i), \
-		     for [i=1:words(secs)] f index (i - 1) using 1:3 with steps dt 2 lw 1 lc i notitle, \
-		     for [i=1:words(secs)] f index (i - 1) using 1:4 with steps dt 2 lw 1 lc i notitle
+		     for [i=1:words(secs)] f index (i - 1) using 1:3 with steps dt 2 lw 1 lc rgb sec_rgb(word(secs, i)) notitle, \
+		     for [i=1:words(secs)] f index (i - 1) using 1:4 with steps dt 2 lw 1 lc rgb sec_rgb(word(secs, i)) notitle
 		unset output
 	}
 }

@@ -20,10 +20,10 @@ do for [t in "png svg"] {
 	eval(t eq "png" ? png_term : svg_term)
 	set output sprintf("%s/occupancy.%s", outdir, t)
 	plot for [i=1:nsections] f skip 1 using 4:(strcol(2) eq word(sections, i) && \
-		strcol(5) eq occupancy_name ? $6 : NaN) with points pt 7 ps 0.5 lc i \
+		strcol(5) eq occupancy_name ? $6 : NaN) with points pt 7 ps 0.5 lc rgb sec_rgb(word(sections, i)) \
 		title word(sections, i), \
 	     for [i=1:nsections] f skip 1 using 4:(strcol(2) eq word(sections, i) && \
-		strcol(5) eq occupancy_total ? $6 : NaN) with lines lw 1 dt 2 lc i \
+		strcol(5) eq occupancy_total ? $6 : NaN) with lines lw 1 dt 2 lc rgb sec_rgb(word(sections, i)) \
 		title sprintf("%s size", word(sections, i))
 	unset output
 }

@@ -69,7 +69,21 @@ while IFS= read -r c; do
 done < "$t/cited"
 check "every results/ path cited in README.md, docs/ and kernel-patches/README resolves ($(wc -l < "$t/cited") cited, $bad not found)" [ "$bad" -eq 0 -a -s "$t/cited" ]
 
-# 3. A set read from its archive reports the committed bytes.
+# 3. Every figure a committed report.md links is there (make plots draws them).
+dead=0
+nlinks=0
+for r in results/*/report.md results/reference/*/report.md; do
+	[ -f "$r" ] || continue
+	d=${r%/report.md}
+	# shellcheck disable=SC2013 # figure paths, one word each (plots/NAME.svg)
+	for p in $(grep -o '](plots/[^)]*)' "$r" | sed 's/^](//; s/)$//'); do
+		nlinks=$((nlinks + 1))
+		[ -f "$d/$p" ] || { echo "# $r: $p is missing"; dead=$((dead + 1)); }
+	done
+done
+check "every figure the committed reports link is committed ($nlinks links, $dead missing)" [ "$dead" -eq 0 ]
+
+# 4. A set read from its archive reports the committed bytes.
 set=$(find results -maxdepth 1 -name "smoke-*" -type d | sort | head -n 1)
 set=${set%/}
 if [ -n "$set" ] && [ -f "$set/runs.tar.xz" ] && [ ! -d "$set/runs" ]; then
@@ -79,7 +93,7 @@ if [ -n "$set" ] && [ -f "$set/runs.tar.xz" ] && [ ! -d "$set/runs" ]; then
 		[ -d "$t/cache/sets" -a ! -d "$t/set/runs" ]
 	check "$set: the report and data set made from the archive are the committed bytes" \
 		diff -r "$set" "$t/set"
-	# 4. Packing is deterministic: the same runs give the committed archive.
+	# 5. Packing is deterministic: the same runs give the committed archive.
 	mkdir "$t/again" && tar -C "$t/again" -xJf "$set/runs.tar.xz" &&
 		"$CMABENCH" pack "$t/again" > /dev/null
 	check "$set: cmabench pack of its unpacked runs gives the committed runs.tar.xz, byte for byte" \

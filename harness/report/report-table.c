@@ -35,6 +35,12 @@ static void table_free(struct table *t)
 {
 	tables_drop_all_rows(t);
 	free(t->title);
+	sl_free(&t->figures);
+}
+
+void table_figure(struct table *t, const char *caption, const char *name)
+{
+	sl_addf(&t->figures, "%s\tplots/%s.svg", caption, name);
 }
 
 void tables_heading(struct tables *ts, const char *title)
@@ -273,6 +279,14 @@ static void render(const struct tables *ts, const struct table *t, struct strbuf
 			sb_add(md, "\n");
 		}
 		sb_add(md, "\n");
+		for (size_t i = 0; i < t->figures.n; i++) {
+			const char *tab = strchr(t->figures.v[i], '\t');
+
+			sb_addf(md, "![%.*s](%s)\n", (int)(tab - t->figures.v[i]), t->figures.v[i],
+				tab + 1);
+		}
+		if (t->figures.n)
+			sb_add(md, "\n");
 	}
 	for (size_t i = 0; i < t->nrows; i++) {
 		for (size_t c = 0; c < t->ncols; c++)

@@ -73,6 +73,7 @@ struct table {
 	struct trow *rows;
 	size_t nrows;
 	bool heading;               /* no rows: a heading between tables */
+	struct strlist figures;     /* "caption\tplots/NAME.svg": shown below it in report.md */
 };
 
 /* A list of tables, rendered once the report's tests are adjusted. */
@@ -90,6 +91,9 @@ struct table *tables_add(struct tables *ts, const struct report_col *cols, size_
 			 const char *title);
 /* A heading between tables (compare's sections). */
 void tables_heading(struct tables *ts, const char *title);
+/* A figure `make plots` (and run) draw from the same data, linked below
+ * t in report.md: plots/NAME.svg relative to the results directory. */
+void table_figure(struct table *t, const char *caption, const char *name);
 /* Removes every row of t. */
 void tables_drop_all_rows(struct table *t);
 /* Drops the last table if it has no row. */

@@ -117,6 +117,22 @@ static void missed_row(struct table *t, const char *what, const char *why, const
 		table_set(r, c, xasprintf("%zu", below[c]));
 }
 
+/* The figures of a size and side (plots/latency-cdf.gp, latency-hist.gp). */
+static void latency_figures(struct table *t, const char *side, long long pages)
+{
+	char *cap = xasprintf("%s-side latency CDF, %lld pages", side, pages);
+	char *name = xasprintf("latency-cdf-%s-%lld", side, pages);
+
+	table_figure(t, cap, name);
+	free(cap);
+	free(name);
+	cap = xasprintf("%s-side latency histogram, %lld pages", side, pages);
+	name = xasprintf("latency-hist-%s-%lld", side, pages);
+	table_figure(t, cap, name);
+	free(cap);
+	free(name);
+}
+
 static void latency_table(struct tables *ts, const struct report_col *cols, size_t ncols,
 			  const char *tag, long long pages, enum lat_side side)
 {
@@ -187,6 +203,8 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 		free(k_p99);
 		free(k_mean);
 		free(k_rt);
+		if (!*tag)
+			latency_figures(t, sd, pages);
 		if (partial) {
 			struct trow *r = table_text(t, "runs left out: not every request traced, or events lost");
 
@@ -278,6 +296,7 @@ static void burst_table(struct tables *ts, const struct report_col *cols, size_t
 			dv_free(&d);
 		}
 	if (any) {
+		table_figure(t, "burst latency CDF", "burst-cdf");
 		count_row(t, "bursts", runs, n, failed);
 		tested_row(ts, t, "bursts without a failure % (mean of runs)", "higher", 1, ok, true,
 			   "burst-ok");

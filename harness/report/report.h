@@ -59,6 +59,11 @@ void report_primaries(const struct dataset *ds, const struct report_col *cols, s
 size_t report_equivalence(const struct dataset *a, const struct dataset *b, double margin,
 			  size_t min_runs, struct strbuf *txt, struct strbuf *md,
 			  bool *all_equivalent);
+/* Where the gnuplot scripts are (plots/). */
+void report_set_plot_dir(const char *dir);
+/* Draws dir's figures (dir/plots/) from its plot data with every script of
+ * the plot directory (report-draw.c); 0, or 1 when a script failed. */
+int report_draw(const char *dir, bool quiet);
 /* Where the shipped scenario files are (workloads/scenarios). */
 void report_set_scenario_dir(const char *dir);
 /* Appends the list of failed and degraded runs of ds. */
