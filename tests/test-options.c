@@ -30,6 +30,8 @@ static const char *value_for(const struct opt *o)
 {
 	if (!strcmp(o->name, "accel"))
 		return "tcg";
+	if (!strcmp(o->name, "kernels"))
+		return "vanilla,gcma";
 	return o->kind == OPTK_STRING || o->kind == OPTK_LIST ? "x" : "2";
 }
 
@@ -61,7 +63,8 @@ static void test_every_option_listed_and_accepted(void **state)
 			if (options_parse(u, base, argc, argv) != argc)
 				fail_msg("cmabench %s %s %s: refused", builtins[b].name, name,
 					 argc > 2 ? argv[2] : "");
-			if (o->kind == OPTK_LIST || o->call == selection_add_only)
+			if (o->kind == OPTK_LIST || o->call == selection_add_only ||
+			    o->call == selection_add_kernels)
 				sl_free((struct strlist *)(base + o->off));
 			checked++;
 		}
