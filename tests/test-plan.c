@@ -258,7 +258,8 @@ static void test_workload_steps(void **state)
 		"> $R/bg-alloc.log 2>&1\n",
 		"bg sampler sampler > $R/samples.csv 2>/dev/null\n",
 		"snapshot before\n",
-		"job build 10 2 32 0 8\n",
+		"job build build-sim run --dir /mnt/scratch/build --files 10 --jobs 2 --work 32 "
+			"--headers-mb 0 --includes 8 --times $R/jobtime.csv --name build\n",
 		"snapshot after\n",
 		"bg-stop\n",
 	};
@@ -443,6 +444,13 @@ static void test_swap(void **state)
 	sb_free(&errs);
 }
 
+/* The jobs' command lines as their rows write them (scenario/job.c). */
+#define BUILD_1000 "build-sim run --dir /mnt/scratch/build --files 1000 --jobs 2 --work 32 " \
+	"--headers-mb 32 --includes 12 --times $R/jobtime.csv --name build"
+#define APPS_12 "app-switch run --dir /mnt/scratch/apps --apps 12 --launches 100 --keep 4 " \
+	"--heap-mb 32 --dwell-ms 500 --seed 1 --out $R/launches.csv --times $R/jobtime.csv " \
+	"--name apps"
+
 /*
  * A job and a foreground plan: in a set-up with an area the plan runs
  * beside the job (started, the traced allocations, waited for), made
@@ -478,11 +486,11 @@ static void test_job_beside_plan(void **state)
 		assert_string_equal(plan.runs[i].layout,
 				    "build-sim prepare --dir build --files 1000 --headers-mb 32\n");
 	assert_null(strstr(cma, "prepare-build"));
-	assert_non_null(strstr(cma, "\njob-start build 1000 2 32 32 12\n"
+	assert_non_null(strstr(cma, "\njob-start build " BUILD_1000 "\n"
 				    "alloc 3 1,512,1024 1 0 0 0 1 60000 0 0 4 3000\n"
 				    "job-wait build\nsnapshot after\n"));
 	assert_null(strstr(cma, "\njob build"));
-	assert_non_null(strstr(none, "\njob build 1000 2 32 32 12\nsnapshot after\n"));
+	assert_non_null(strstr(none, "\njob build " BUILD_1000 "\nsnapshot after\n"));
 	assert_null(strstr(none, "job-start"));
 	plan_free(&plan);
 
@@ -503,9 +511,9 @@ static void test_job_beside_plan(void **state)
 		assert_string_equal(plan.runs[i].layout, "app-switch prepare --dir apps --apps 12 "
 				    "--code-kb 16384 --assets-kb 8192\n");
 	assert_null(strstr(cma, "prepare-apps"));
-	assert_non_null(strstr(cma, "\njob-start apps 12 100 4 32 500 1\nalloc "));
+	assert_non_null(strstr(cma, "\njob-start apps " APPS_12 "\nalloc "));
 	assert_non_null(strstr(cma, "\njob-wait apps\n"));
-	assert_non_null(strstr(none, "\njob apps 12 100 4 32 500 1\nsnapshot after\n"));
+	assert_non_null(strstr(none, "\njob apps " APPS_12 "\nsnapshot after\n"));
 	plan_free(&plan);
 	scenario_free(&s);
 	sb_free(&errs);

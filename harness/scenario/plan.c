@@ -1,4 +1,5 @@
 #include "scenario/plan.h"
+#include "scenario/job.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,7 +43,9 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	const char *area = setup_area_name(s->setup);
 	char *size = fmt_size(s->fio_size);
 	char *fio_env = xasprintf("FIO_SIZE=%s", size);
-	struct strbuf aa = { 0 }, ao = { 0 }, job = { 0 };
+	struct strbuf aa = { 0 }, ao = { 0 };
+	const struct job *jd = job_find(s->job);
+	char *job = jd ? job_command(jd, s) : NULL;
 	bool alloc_bg = false;
 	struct wl_args wa;
 
@@ -58,14 +61,6 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 		s->alloc_hold * 1000, s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed,
 		s->alloc_timeout * 1000, s->alloc_refill * 1000, s->fill, s->alloc_passes,
 		s->alloc_start * 1000);
-	/* build-sim's files, workers, work, headers (MiB) and includes; app-switch's
-	 * apps, launches, apps kept, heap (MiB), dwell (ms) and seed */
-	if (s->job && !strcmp(s->job, "apps"))
-		sb_addf(&job, "%ld %ld %ld %llu %.0f %ld", s->app_count, s->app_launches, s->app_keep,
-			(unsigned long long)(s->app_heap >> 20), s->app_dwell * 1000, s->seed);
-	else
-		sb_addf(&job, "%ld %ld %ld %llu %ld", s->build_files, s->build_jobs, s->build_work,
-			(unsigned long long)(s->build_headers >> 20), s->build_includes);
 	sb_addf(&ao, "--area %s --count %ld --pages ", area ? area : "none", s->alloc_count);
 	for (size_t i = 0; i < s->nalloc_pages; i++)
 		sb_addf(&ao, "%s%ld", i ? "," : "", s->alloc_pages[i]);
@@ -120,13 +115,13 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	/* A job and a foreground plan: the plan runs beside the job, traced, and
 	 * the run waits for the job after it; a set-up without an area runs the
 	 * job alone, timed the same way (build-sim times itself). */
-	if (s->job && area && s->alloc_count > 0 && !alloc_bg) {
-		sb_addf(&sb, "job-start %s %s\n", s->job, job.buf);
+	if (job && area && s->alloc_count > 0 && !alloc_bg) {
+		sb_addf(&sb, "job-start %s %s\n", s->job, job);
 		sb_addf(&sb, "alloc %s\n", aa.buf);
 		sb_addf(&sb, "job-wait %s\n", s->job);
 	} else {
-		if (s->job)
-			sb_addf(&sb, "job %s %s\n", s->job, job.buf);
+		if (job)
+			sb_addf(&sb, "job %s %s\n", s->job, job);
 		if (area && s->alloc_count > 0 && !alloc_bg)
 			sb_addf(&sb, "alloc %s\n", aa.buf);
 	}
@@ -140,7 +135,7 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	free(fio_env);
 	sb_free(&aa);
 	sb_free(&ao);
-	sb_free(&job);
+	free(job);
 	return sb_detach(&sb);
 }
 
@@ -151,17 +146,16 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 static char *make_layout(const struct run_spec *s)
 {
 	struct strbuf sb = { 0 };
-	bool build = s->job && !strcmp(s->job, "build");
+	const struct job *jd = job_find(s->job);
+	bool build = false;
 
 	for (size_t i = 0; i < s->bg.n; i++)
 		build |= !strcmp(s->bg.v[i].w->name, "build");
-	if (build)
-		sb_addf(&sb, "build-sim prepare --dir build --files %ld --headers-mb %llu\n",
-			s->build_files, (unsigned long long)(s->build_headers >> 20));
-	if (s->job && !strcmp(s->job, "apps"))
-		sb_addf(&sb, "app-switch prepare --dir apps --apps %ld --code-kb %llu --assets-kb %llu\n",
-			s->app_count, (unsigned long long)(s->app_code >> 10),
-			(unsigned long long)(s->app_assets >> 10));
+	if (jd && jd->layout)
+		jd->layout(&sb, s);
+	/* the background build reads the foreground build's tree */
+	if (build && !(jd && !strcmp(jd->name, "build")))
+		job_find("build")->layout(&sb, s);
 	return sb.buf ? sb_detach(&sb) : NULL;
 }
 

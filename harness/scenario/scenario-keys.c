@@ -8,6 +8,7 @@
  */
 #include "scenario/scenario-internal.h"
 #include "scenario/disk.h"
+#include "scenario/job.h"
 #include "scenario/variants.h"
 
 #include <sys/types.h>
@@ -208,13 +209,13 @@ static const struct key_def keys[] = {
 		  "between the snapshots (environment: `R` results directory, `AREA`); its "
 		  "`alloc-<tag>.csv` files (alloc.csv's columns) and `cleancache-<phase>/` counter "
 		  "copies join the data set" },
-	{ "job", K_JOB, T_CHOICE, OFF(job), .posval = VALUES("build", "apps"), .may_be_empty = true,
+	{ "job", K_JOB, T_CHOICE, OFF(job), .values = job_names, .may_be_empty = true,
 	  .what = "a job",
-	  .help = "a foreground job that runs to completion and is timed (elapsed, user, sys into "
-		  "`jobtime.csv`): `build` is build-sim, a kernel-build-like job (J workers read "
-		  "sources, churn an 8 MiB heap each, write objects, then link); `apps` is "
-		  "app-switch, a phone user switching between apps (`app-*` keys; each launch's "
-		  "time to ready and major faults into `launches.csv`)" },
+	  .help = "a foreground job (a row of `harness/scenario/job.c`) that runs to completion "
+		  "and is timed (elapsed, user, sys into `jobtime.csv`): `build` is build-sim, a "
+		  "kernel-build-like job (J workers read sources, churn an 8 MiB heap each, write "
+		  "objects, then link); `apps` is app-switch, a phone user switching between apps "
+		  "(`app-*` keys; each launch's time to ready and major faults into `launches.csv`)" },
 	{ "build-files", K_BUILD_FILES, T_LONG, OFF(build_files), .def = "1000", .min = 1,
 	  .max = 100000,
 	  .help = "build-sim's source files (4–64 KiB each)" },
