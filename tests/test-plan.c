@@ -44,7 +44,15 @@ static void test_expand(void **state)
 	assert_non_null(strstr(plan.runs[1].cmdline, " cma=256M"));
 	assert_null(strstr(plan.runs[2].cmdline, "cma="));
 	assert_non_null(strstr(plan.runs[0].steps, "area reserved\n"));
-	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1 60000 0 0 1 0\n"));
+	/* the allocation plan by name: the alloc-* keys, seed and fill (durations in s) */
+	assert_non_null(strstr(plan.runs[0].steps, "\nenv CMB_ALLOC_COUNT 3\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "\nenv CMB_ALLOC_PAGES 1,512,1024\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "\nenv CMB_ALLOC_BURST 1\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "\nenv CMB_ALLOC_HOLD 0\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "\nenv CMB_SEED 1\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "\nenv CMB_ALLOC_TIMEOUT 60\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "\nenv CMB_ALLOC_PASSES 1\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "\nalloc\n"));
 	assert_non_null(strstr(plan.runs[0].steps, "fio read.fio FIO_RUNTIME=10 FIO_SIZE=64M\n"));
 	/* no area: no allocation step */
 	assert_null(strstr(plan.runs[2].steps, "alloc"));
@@ -318,7 +326,9 @@ static void test_background_names(void **state)
 	assert_int_equal(files.n, 2);
 	assert_string_equal(files.v[0], "workloads/fio/alloc-heavy.fio");
 	assert_string_equal(files.v[1], "workloads/fio/build.fio");
-	assert_non_null(strstr(plan.runs[1].steps, "\nalloc 2 16 "));
+	assert_non_null(strstr(plan.runs[1].steps, "\nenv CMB_ALLOC_COUNT 2\n"));
+	assert_non_null(strstr(plan.runs[1].steps, "\nenv CMB_ALLOC_PAGES 16\n"));
+	assert_non_null(strstr(plan.runs[1].steps, "\nalloc\n"));
 	assert_null(strstr(plan.runs[1].steps, "bg alloc"));
 	assert_null(strstr(plan.runs[1].steps, "prepare-build"));
 	assert_string_equal(plan.runs[1].allocations, "traced");
@@ -377,7 +387,9 @@ static void test_alloc_refill(void **state)
 	for (size_t i = 0; i < s.nruns; i++)
 		s.runs[i].order_seed = 0;
 	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
-	assert_non_null(strstr(plan.runs[0].steps, "alloc 3 1,512,1024 1 0 0 0 1 60000 5000 90 1 0\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "\nenv CMB_ALLOC_REFILL 5\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "\nenv CMB_FILL 90\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "\nalloc\n"));
 	plan_free(&plan);
 	scenario_free(&s);
 
@@ -486,9 +498,10 @@ static void test_job_beside_plan(void **state)
 		assert_string_equal(plan.runs[i].layout,
 				    "build-sim prepare --dir build --files 1000 --headers-mb 32\n");
 	assert_null(strstr(cma, "prepare-build"));
-	assert_non_null(strstr(cma, "\njob-start build " BUILD_1000 "\n"
-				    "alloc 3 1,512,1024 1 0 0 0 1 60000 0 0 4 3000\n"
+	assert_non_null(strstr(cma, "\njob-start build " BUILD_1000 "\nalloc\n"
 				    "job-wait build\nsnapshot after\n"));
+	assert_non_null(strstr(cma, "\nenv CMB_ALLOC_PASSES 4\n"));
+	assert_non_null(strstr(cma, "\nenv CMB_ALLOC_START 3\n"));
 	assert_null(strstr(cma, "\njob build"));
 	assert_non_null(strstr(none, "\njob build " BUILD_1000 "\nsnapshot after\n"));
 	assert_null(strstr(none, "job-start"));
@@ -511,7 +524,7 @@ static void test_job_beside_plan(void **state)
 		assert_string_equal(plan.runs[i].layout, "app-switch prepare --dir apps --apps 12 "
 				    "--code-kb 16384 --assets-kb 8192\n");
 	assert_null(strstr(cma, "prepare-apps"));
-	assert_non_null(strstr(cma, "\njob-start apps " APPS_12 "\nalloc "));
+	assert_non_null(strstr(cma, "\njob-start apps " APPS_12 "\nalloc\n"));
 	assert_non_null(strstr(cma, "\njob-wait apps\n"));
 	assert_non_null(strstr(none, "\njob apps " APPS_12 "\nsnapshot after\n"));
 	plan_free(&plan);

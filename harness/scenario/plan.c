@@ -43,7 +43,7 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	const char *area = setup_area_name(s->setup);
 	char *size = fmt_size(s->fio_size);
 	char *fio_env = xasprintf("FIO_SIZE=%s", size);
-	struct strbuf aa = { 0 }, ao = { 0 };
+	struct strbuf ao = { 0 };
 	const struct job *jd = job_find(s->job);
 	char *job = jd ? job_command(jd, s) : NULL;
 	bool alloc_bg = false;
@@ -51,16 +51,6 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 
 	for (size_t i = 0; i < s->bg.n; i++)
 		alloc_bg |= s->bg.v[i].w->replaces_alloc;
-	/* The allocation plan: count, sizes, burst, hold, interval, jitter (ms), seed,
-	 * deadline (ms), the refill's longest wait (ms) and its target (%), passes,
-	 * the wait before the first request (ms). */
-	sb_addf(&aa, "%ld ", s->alloc_count);
-	for (size_t i = 0; i < s->nalloc_pages; i++)
-		sb_addf(&aa, "%s%ld", i ? "," : "", s->alloc_pages[i]);
-	sb_addf(&aa, " %ld %.0f %.0f %.0f %ld %.0f %.0f %ld %ld %.0f", s->alloc_burst,
-		s->alloc_hold * 1000, s->alloc_interval * 1000, s->alloc_jitter * 1000, s->seed,
-		s->alloc_timeout * 1000, s->alloc_refill * 1000, s->fill, s->alloc_passes,
-		s->alloc_start * 1000);
 	sb_addf(&ao, "--area %s --count %ld --pages ", area ? area : "none", s->alloc_count);
 	for (size_t i = 0; i < s->nalloc_pages; i++)
 		sb_addf(&ao, "%s%ld", i ? "," : "", s->alloc_pages[i]);
@@ -117,13 +107,14 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	 * job alone, timed the same way (build-sim times itself). */
 	if (job && area && s->alloc_count > 0 && !alloc_bg) {
 		sb_addf(&sb, "job-start %s %s\n", s->job, job);
-		sb_addf(&sb, "alloc %s\n", aa.buf);
+		/* the allocation plan: the alloc-* keys as CMB_* (scenario_guest_env) */
+		sb_add(&sb, "alloc\n");
 		sb_addf(&sb, "job-wait %s\n", s->job);
 	} else {
 		if (job)
 			sb_addf(&sb, "job %s %s\n", s->job, job);
 		if (area && s->alloc_count > 0 && !alloc_bg)
-			sb_addf(&sb, "alloc %s\n", aa.buf);
+			sb_add(&sb, "alloc\n");
 	}
 	/* A script is a foreground too: the snapshots bracket it. */
 	if (s->script)
@@ -133,7 +124,6 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 		sb_add(&sb, "bg-stop\n");
 	free(size);
 	free(fio_env);
-	sb_free(&aa);
 	sb_free(&ao);
 	free(job);
 	return sb_detach(&sb);

@@ -137,10 +137,10 @@ static const struct key_def keys[] = {
 	  .help = "passed to the job file as `${FIO_RUNTIME}` (seconds)" },
 	{ "fio-size", K_FIO_SIZE, T_SIZE, OFF(fio_size), .def = "256M",
 	  .help = "passed to the job file as `${FIO_SIZE}`" },
-	{ "alloc-count", K_ALLOC_COUNT, T_LONG, OFF(alloc_count), .def = "10", .min = 0,
+	{ "alloc-count", K_ALLOC_COUNT, T_LONG, OFF(alloc_count), .guest = true, .def = "10", .min = 0,
 	  .max = 100000,
 	  .help = "allocations per size through `/sys/kernel/debug/cma/<area>/alloc`" },
-	{ "alloc-pages", K_ALLOC_PAGES, T_LONG_LIST, OFF(alloc_pages), .def = "1024", .min = 1,
+	{ "alloc-pages", K_ALLOC_PAGES, T_LONG_LIST, OFF(alloc_pages), .guest = true, .def = "1024", .min = 1,
 	  .max = 1L << 22,
 	  .help = "request sizes in pages, comma-separated, e.g. `1,512,1024`" },
 	{ "append", K_APPEND, T_STRING, OFF(append),
@@ -164,17 +164,17 @@ static const struct key_def keys[] = {
 		  "repeatedly; `dio`: O_DIRECT reads in flight into them from 4 threads" },
 	{ "warmup", K_WARMUP, T_DURATION0, OFF(warmup), .def = "5s",
 	  .help = "how long backgrounds run before the foreground" },
-	{ "alloc-burst", K_ALLOC_BURST, T_LONG, OFF(alloc_burst), .def = "1", .min = 1,
+	{ "alloc-burst", K_ALLOC_BURST, T_LONG, OFF(alloc_burst), .guest = true, .def = "1", .min = 1,
 	  .max = 256,
 	  .help = "allocations made back to back, held and freed together (a camera pipeline's "
 		  "buffers)" },
-	{ "alloc-hold", K_ALLOC_HOLD, T_DURATION0, OFF(alloc_hold), .def = "0",
+	{ "alloc-hold", K_ALLOC_HOLD, T_DURATION0, OFF(alloc_hold), .guest = true, .def = "0",
 	  .help = "how long a burst is held before it is freed" },
-	{ "alloc-interval", K_ALLOC_INTERVAL, T_DURATION0, OFF(alloc_interval), .def = "0",
+	{ "alloc-interval", K_ALLOC_INTERVAL, T_DURATION0, OFF(alloc_interval), .guest = true, .def = "0",
 	  .help = "time between bursts" },
-	{ "alloc-jitter", K_ALLOC_JITTER, T_DURATION0, OFF(alloc_jitter), .def = "0",
+	{ "alloc-jitter", K_ALLOC_JITTER, T_DURATION0, OFF(alloc_jitter), .guest = true, .def = "0",
 	  .help = "uniform ± jitter on the interval (at most the interval)" },
-	{ "alloc-refill", K_ALLOC_REFILL, T_DURATION0, OFF(alloc_refill), .def = "0",
+	{ "alloc-refill", K_ALLOC_REFILL, T_DURATION0, OFF(alloc_refill), .guest = true, .def = "0",
 	  .help = "before each burst, wait up to this long for the area's tenants to be back at "
 		  "`fill`% (a request took part of the area back), and stop the fill's keeper "
 		  "from then to the burst's free, so that each request meets the condition the "
@@ -182,16 +182,16 @@ static const struct key_def keys[] = {
 		  "waited is `refill_wait_ns` in `alloc.csv`, and a burst that met less than `fill` "
 		  "still runs (its occupancy says so); `0`: no wait, the keeper runs on. Needs "
 		  "`fill`" },
-	{ "alloc-passes", K_ALLOC_PASSES, T_LONG, OFF(alloc_passes), .def = "1", .min = 1,
+	{ "alloc-passes", K_ALLOC_PASSES, T_LONG, OFF(alloc_passes), .guest = true, .def = "1", .min = 1,
 	  .max = 10000,
 	  .help = "times the plan is made: every size in turn (`alloc-count` each), then again; "
 		  "with a `job`, a fixed plan that runs beside it, so that every set-up serves the "
 		  "same requests" },
-	{ "alloc-start", K_ALLOC_START, T_DURATION0, OFF(alloc_start), .def = "0",
+	{ "alloc-start", K_ALLOC_START, T_DURATION0, OFF(alloc_start), .guest = true, .def = "0",
 	  .help = "with a `job`: how long after the job starts the plan's first request comes "
 		  "(the plan then runs beside the job, traced, and the run waits for the job "
 		  "after it); without a job: a wait before the first request" },
-	{ "alloc-timeout", K_ALLOC_TIMEOUT, T_DURATION0, OFF(alloc_timeout), .def = "60s",
+	{ "alloc-timeout", K_ALLOC_TIMEOUT, T_DURATION0, OFF(alloc_timeout), .guest = true, .def = "60s",
 	  .help = "a request's deadline: one still running then is aborted (a fatal signal makes "
 		  "`alloc_contig_range()` give up), recorded as timed out (`timed_out=1`, errno "
 		  "ETIMEDOUT) with its latency censored at the deadline, and the plan goes on; `0`: "
@@ -201,7 +201,7 @@ static const struct key_def keys[] = {
 		  "requests under TCG (`latency-sweep`, `rfc-v2-background`, 2026-12-04): such "
 		  "requests now record as more than 60 s instead of stretching a run past its VM "
 		  "timeout" },
-	{ "seed", K_SEED, T_LONG, OFF(seed), .def = "1", .min = 0, .max = 1L << 30,
+	{ "seed", K_SEED, T_LONG, OFF(seed), .guest = true, .def = "1", .min = 0, .max = 1L << 30,
 	  .form = "integer",
 	  .help = "seed of the jitter generator: the same seed replays the same arrival times" },
 	{ "script", K_SCRIPT, T_STRING, OFF(script), .form = "file name",
@@ -261,7 +261,7 @@ static const struct key_def keys[] = {
 		  "events. `attribution` (alone or in the list): the events of the allocating task "
 		  "only that attribute each request's time (`trace-attr.csv`, "
 		  "`data/attribution.csv`, docs/attribution.md)" },
-	{ "fill", K_FILL, T_LONG, OFF(fill), .def = "0", .min = 0, .max = 100,
+	{ "fill", K_FILL, T_LONG, OFF(fill), .guest = true, .def = "0", .min = 0, .max = 100,
 	  .help = "the area's occupancy by its natural tenants, in %, that a fill phase reaches "
 		  "before the first allocation and keeps while the allocations run (below); `0`: "
 		  "an idle area. Every allocation scenario that comes with cmabench fills to 90" },
