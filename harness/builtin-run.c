@@ -278,7 +278,7 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 {
 	struct run_opts o = { .kvm_probe = 10, .jobs = 1 };
 	struct selection *selp = &o.sel;
-	struct run_ctx ctx = { .env = env, .hooks = &cmd_run_hooks };
+	struct run_ctx ctx = { .env = env };
 	char *stamp = NULL, **kept = NULL, (*keys)[65] = NULL;
 	size_t done = 0;
 	struct run_tally tally = { 0 };

@@ -33,5 +33,5 @@ int cmd_task(int argc, char **argv, struct cmb_env *env)
 		err_msg("task: INDEX '%s' is not a run number (0 or more)", argv[first + 1]);
 		return 2;
 	}
-	return submit_task(env, &cmd_run_hooks, argv[first], index);
+	return submit_task(env, argv[first], index);
 }

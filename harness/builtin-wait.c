@@ -27,5 +27,5 @@ int cmd_wait(int argc, char **argv, struct cmb_env *env)
 		options_usage(stderr, &wait_usage);
 		return 2;
 	}
-	return submit_wait(env, &cmd_run_hooks, argv[first]);
+	return submit_wait(env, argv[first]);
 }

@@ -37,8 +37,6 @@ int cmd_task(int argc, char **argv, struct cmb_env *env);
 int cmd_wait(int argc, char **argv, struct cmb_env *env);
 int cmd_help(int argc, char **argv, struct cmb_env *env);
 
-/* The later stages' hooks for runs (runner.h): the data set and the report. */
-extern const struct run_hooks cmd_run_hooks;
 
 extern const struct cmd_usage build_usage, cache_usage, compare_usage, console_usage, help_usage, image_usage, pack_usage, plan_usage,
 	report_usage, reproduce_usage, run_usage, task_usage, wait_usage;

@@ -3,8 +3,8 @@
 # harness is derived from its objects' symbols (nm: what each object
 # defines, what it needs from the others), and it has no ring (files that
 # call each other, directly or round a circle) and no call against the
-# stage order (lib < scenario < kbuild < run < dataset < report <
-# reproduce < the commands). A file may call files of its own stage and of
+# stage order (lib < scenario < kbuild < dataset < report < reproduce <
+# run < the commands). A file may call files of its own stage and of
 # earlier stages. Shared data (a global one file defines and another uses)
 # counts as a call. A self-test on two tiny objects shows both checks fail
 # when they should. Prints TAP.
@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/tap.sh
 . "$here/tap.sh"
 objs=${HARNESS_OBJS:-$here/../harness}
-order="lib scenario kbuild run dataset report reproduce ."
+order="lib scenario kbuild dataset report reproduce run ."
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT INT TERM
 

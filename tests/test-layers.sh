@@ -1,14 +1,15 @@
 #!/bin/sh
-# The harness's folders are the stages of the data path, and includes
-# follow their order: lib < scenario < kbuild < run < dataset < report <
-# reproduce < the commands (harness/ itself). A file may include headers of
+# The harness's folders are stages, and includes follow the order the code
+# depends on: lib < scenario < kbuild < dataset < report < reproduce < run
+# (which reads its runs' results and reports them) < the commands
+# (harness/ itself). A file may include headers of
 # its own folder and of folders before it, never of one after it.
 # Prints TAP: one line per folder, with each offending include named.
 here=$(dirname "$0")
 # shellcheck source=tests/tap.sh
 . "$here/tap.sh"
 h=${HARNESS_DIR:-$here/../harness}
-order="lib scenario kbuild run dataset report reproduce ."
+order="lib scenario kbuild dataset report reproduce run ."
 
 rank() {
 	i=0

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "run/runner.h"
+#include "dataset/dataset.h"
 #include "lib/cache.h"
 #include "kbuild/image.h"
 #include "lib/hash.h"
@@ -547,16 +548,15 @@ out:
  * backgrounds. */
 static const char *judge(struct one_run *o, const char *status)
 {
-	const struct run_hooks *h = o->ctx->hooks;
 	struct vm_result *res = &o->res;
 	const char *scn = o->r->scn->name, *name = o->r->name;
 
-	if (h && h->export_trace) {
+	{
 		/* A text copy of the trace's cma events: results committed
 		 * without the binary trace.dat still give the same report. */
 		struct strbuf errs = { 0 };
 
-		if (h->export_trace(o->dir, &errs)) {
+		if (dataset_export_trace(o->dir, &errs)) {
 			err_msg("%s/%s: trace.dat %s", scn, name, errs.buf);
 			meta_str(o->m, "trace_problem", errs.buf);
 		}
@@ -567,9 +567,9 @@ static const char *judge(struct one_run *o, const char *status)
 	if (res->status == VM_TIMEOUT || res->status == VM_HANG || res->status == VM_PANIC ||
 	    res->status == VM_CRASHED || res->status == VM_INTERRUPTED)
 		json_object_object_add(o->m, "partial", json_object_new_boolean(1));
-	if (h && h->alloc_counts) {
+	{
 		long long rows = 0, failed, timed_out;
-		bool have = h->alloc_counts(o->dir, &rows, &failed, &timed_out);
+		bool have = dataset_alloc_counts(o->dir, &rows, &failed, &timed_out);
 
 		if (have) {
 			json_object_object_add(o->m, "requests", json_object_new_int64(rows));
@@ -586,8 +586,7 @@ static const char *judge(struct one_run *o, const char *status)
 			err_msg("%s/%s: %s", scn, name, res->problem);
 		}
 	}
-	if (res->status == VM_OK && !strcmp(status, "ok") && h && h->background_died &&
-	    h->background_died(o->dir)) {
+	if (res->status == VM_OK && !strcmp(status, "ok") && dataset_background_died(o->dir)) {
 		/* The numbers exist but were not taken under the planned load. */
 		status = "degraded";
 		err_msg("%s/%s: a background workload died (see backgrounds.csv)", scn, name);

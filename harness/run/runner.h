@@ -26,23 +26,6 @@
 #define RUNNER_KIDX(a, v) ((a) * KVARIANTS_MAX + (v))
 
 /*
- * What the later stages do with a run's files, set by the commands (the data
- * set's trace export and background check, the report) so that running
- * depends on no stage after it. A NULL hook is skipped.
- */
-struct run_hooks {
-	/* A text copy of trace.dat's events: 0, or non-zero with errs. */
-	int (*export_trace)(const char *run_dir, struct strbuf *errs);
-	/* A background workload of the run died. */
-	bool (*background_died)(const char *run_dir);
-	/* data/ and report.md of a completed results directory: 0, or 1. */
-	int (*report)(const char *dir, struct strbuf *summary);
-	/* alloc.csv's rows, failed rows and timed-out rows: false without one. */
-	bool (*alloc_counts)(const char *run_dir, long long *rows, long long *failed,
-			     long long *timed_out);
-};
-
-/*
  * What the runs of a command came to. A run is complete when it ended ok or
  * degraded (a background died: named, but the run did all it planned);
  * anything else is a failed run, a fault of the harness or the guest, never
@@ -57,7 +40,6 @@ struct overall;
 
 struct run_ctx {
 	const struct cmb_env *env;
-	const struct run_hooks *hooks;
 	struct kernel kernels[RUNNER_MAX_KERNELS];
 	int kernel_ok[RUNNER_MAX_KERNELS];
 	/* runner_find_kernels: looked up; not at hand, runner_kernels builds it */

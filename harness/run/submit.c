@@ -6,6 +6,7 @@
  * copies, so it plans exactly what was submitted.
  */
 #include "run/submit.h"
+#include "report/report.h"
 #include "kbuild/image.h"
 #include "lib/json.h"
 #include "lib/signals.h"
@@ -243,7 +244,7 @@ int submit_run(struct run_ctx *ctx, const struct selection *sel, const char *sta
 	}
 	json_object_put(m);
 	m = NULL;
-	rc = submit_wait(ctx->env, ctx->hooks, stage);
+	rc = submit_wait(ctx->env, stage);
 	goto out_keep;
 out:
 	/* Nothing was submitted: nothing of it stays. */
@@ -486,7 +487,7 @@ static int load_submitted(const struct cmb_env *env, json_object *man, struct se
 	return rc;
 }
 
-static int complete(const struct cmb_env *env, const struct run_hooks *hooks, json_object *man,
+static int complete(const struct cmb_env *env, json_object *man,
 		    const struct selection *sel, const char *stage, char (*state)[24], char (*node)[64], struct strbuf *summary,
 		    size_t *nfail_all, struct run_tally *tally)
 {
@@ -508,7 +509,7 @@ static int complete(const struct cmb_env *env, const struct run_hooks *hooks, js
 	submit_set_beside(metas, n);
 	for (size_t s = 0; s < sel->nscns; s++) {
 		json_object *js = json_object_array_get_idx(scns, s);
-		struct run_ctx ctx = { .env = env, .hooks = hooks };
+		struct run_ctx ctx = { .env = env };
 		json_object *top, *runs = json_object_new_array();
 		size_t nfail = 0;
 		char *copy;
@@ -541,7 +542,9 @@ static int complete(const struct cmb_env *env, const struct run_hooks *hooks, js
 		else {
 			*nfail_all += nfail;
 			rc |= nfail > 0;
-			if (hooks && hooks->report && hooks->report(ctx.finaldir, summary))
+			/* its report and figures at once, as a local run's */
+			if (report_results(ctx.finaldir, NULL, true, summary) ||
+			    report_draw(ctx.finaldir, true))
 				rc = 1;
 		}
 		json_object_put(top);
@@ -554,7 +557,7 @@ static int complete(const struct cmb_env *env, const struct run_hooks *hooks, js
 	return rc;
 }
 
-int submit_wait(const struct cmb_env *env, const struct run_hooks *hooks, const char *stage)
+int submit_wait(const struct cmb_env *env, const char *stage)
 {
 	json_object *man = read_manifest(stage);
 	struct selection sel = { 0 };
@@ -604,7 +607,7 @@ int submit_wait(const struct cmb_env *env, const struct run_hooks *hooks, const 
 		goto out;
 	}
 	sb_init(&summary);
-	rc = complete(env, hooks, man, &sel, stage, state, node, &summary, &nfail, &rt);
+	rc = complete(env, man, &sel, stage, state, node, &summary, &nfail, &rt);
 	if (!rc || nfail)
 		rm_rf(stage);
 	{
@@ -625,12 +628,12 @@ out:
 
 /* ---- one task ------------------------------------------------------------ */
 
-int submit_task(struct cmb_env *env, const struct run_hooks *hooks, const char *stage,
+int submit_task(struct cmb_env *env, const char *stage,
 		long index)
 {
 	json_object *man = read_manifest(stage), *want, *m, *scns;
 	struct selection sel = { 0 };
-	struct run_ctx ctx = { .env = env, .hooks = hooks, .jobs = 1 };
+	struct run_ctx ctx = { .env = env, .jobs = 1 };
 	const struct run *r;
 	struct plan one;
 	int rc = 1;

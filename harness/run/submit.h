@@ -22,14 +22,14 @@
 int submit_run(struct run_ctx *ctx, const struct selection *sel, const char *stamp,
 	       const struct strlist *sbatch, bool wait);
 /* Waits for a submission's array job and completes its results directories. */
-int submit_wait(const struct cmb_env *env, const struct run_hooks *hooks, const char *stage);
+int submit_wait(const struct cmb_env *env, const char *stage);
 /*
  * Sets vms_beside in each run's metadata from start_unix, end_unix and
  * host.name: the most other runs on its host at any moment of its life.
  */
 void submit_set_beside(json_object **m, size_t n);
 /* One array task: runs the submission's run index into its scenario's directory. */
-int submit_task(struct cmb_env *env, const struct run_hooks *hooks, const char *stage,
+int submit_task(struct cmb_env *env, const char *stage,
 		long index);
 
 #endif
