@@ -30,13 +30,17 @@ struct lat_ratios {
 	double *ours;
 };
 
-/* Everything a figure reads; lr is written by figure 1, read by figure 3. */
+/* Everything a figure reads; no figure writes it. */
 struct repro_ctx {
 	const struct published *pub;
 	const struct repro_set *sets;
 	size_t nsets;
-	struct lat_ratios lr;
 };
+
+/* Our CMA / GCMA ratio of average latencies per size of rfc-v2's runs, as
+ * figure 1's table shows it (repro-latency.c; figure 3 quotes it). */
+void repro_latency_ratios(const struct repro_ctx *ctx, struct lat_ratios *lr);
+void lat_ratios_free(struct lat_ratios *lr);
 
 struct repro_figure {
 	const char *name;

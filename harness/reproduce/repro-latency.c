@@ -322,7 +322,7 @@ static size_t latency_table(struct strbuf *md, const struct published *pub,
 /*
  * One row of the CMA / GCMA table: the published ratio of averages beside
  * ours. Each size goes into the published shape sp, and when ours has
- * both set-ups into our shape so and into lr (figure 3 reads it).
+ * both set-ups into our shape so and into lr.
  */
 static void ratio_row(struct strbuf *md, const struct published *pub, const struct picks *ps,
 		      long long pages, struct lat_ratios *lr, struct shape *sp, struct shape *so)
@@ -450,7 +450,7 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 {
 	static const char *const sections[] = { "none", "cma", "gcma", NULL };
 	const struct published *pub = ctx->pub;
-	struct lat_ratios *lr = &ctx->lr;
+	struct lat_ratios lr = { 0 };
 	struct strbuf departs;
 	struct picks ps;
 	struct strlist setups = { 0 };
@@ -463,13 +463,11 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 	picks_select(&ps, ctx->sets, ctx->nsets, "rfc-v2", sections);
 	nsizes = lat_sizes(pub, &ps, &sizes);
 	lat_setups(pub, sections, &setups);
-	memset(lr, 0, sizeof(*lr));
-
 	sb_add(md, "## 1. GCMA RFC v2: allocation latency\n\n");
 	if (!ps.n)
 		no_results(md, "rfc-v2", sections);
 	kernel_cells = latency_table(md, pub, &ps, sections, &setups, sizes, nsizes);
-	ratio_table(md, pub, &ps, sizes, nsizes, lr, &sp, &so);
+	ratio_table(md, pub, &ps, sizes, nsizes, &lr, &sp, &so);
 	band_sentence(md, pub, &sp, &so);
 	shape_ok = shape_compare(md, &sp, &so, &departs);
 	latency_verdict(md, &ps, &sp, so.n >= 2 && sp.n >= 2, shape_ok, departs.buf);
@@ -478,9 +476,39 @@ static void figure_latency(struct strbuf *md, struct repro_ctx *ctx)
 		latency_why(md, pub, &ps, kernel_cells);
 	shape_free(&sp);
 	shape_free(&so);
+	lat_ratios_free(&lr);
 	free(sizes);
 	sl_free(&setups);
 	free(ps.v);
+}
+
+void repro_latency_ratios(const struct repro_ctx *ctx, struct lat_ratios *lr)
+{
+	static const char *const sections[] = { "none", "cma", "gcma", NULL };
+	struct strbuf scratch = { 0 };
+	struct shape sp = { 0 }, so = { 0 };
+	struct picks ps;
+	long long *sizes;
+	size_t nsizes;
+
+	/* the ratio table's rows, computed as figure 1 computes them, its text dropped */
+	memset(lr, 0, sizeof(*lr));
+	picks_select(&ps, ctx->sets, ctx->nsets, "rfc-v2", sections);
+	nsizes = lat_sizes(ctx->pub, &ps, &sizes);
+	sb_init(&scratch);
+	ratio_table(&scratch, ctx->pub, &ps, sizes, nsizes, lr, &sp, &so);
+	sb_free(&scratch);
+	shape_free(&sp);
+	shape_free(&so);
+	free(sizes);
+	free(ps.v);
+}
+
+void lat_ratios_free(struct lat_ratios *lr)
+{
+	free(lr->pages);
+	free(lr->ours);
+	memset(lr, 0, sizeof(*lr));
 }
 
 

@@ -285,13 +285,15 @@ static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
 	};
 	struct picks ps;
 	struct strlist notes = { 0 };
+	struct lat_ratios lr;
 
+	repro_latency_ratios(ctx, &lr);
 	picks_select(&ps, ctx->sets, ctx->nsets, "paper-photo", sections);
-	latency_extremes(&ctx->lr, &f);
+	latency_extremes(&lr, &f);
 	burst_ratios(&ps, &f, &notes);
 
 	sb_add(md, "## 3. GCMA paper (EWiLi'15, IEEE TC 2019)\n\n");
-	claims_table(md, &ctx->lr, &f);
+	claims_table(md, &lr, &f);
 	sb_add(md, "### Photo-shot (burst) latency\n\n");
 	if (!ps.n)
 		no_results(md, "paper-photo", sections);
@@ -301,6 +303,7 @@ static void figure_paper(struct strbuf *md, struct repro_ctx *ctx)
 		paper_why(md, pub, &ps, &notes);
 	sl_free(&notes);
 	free(ps.v);
+	lat_ratios_free(&lr);
 }
 
 

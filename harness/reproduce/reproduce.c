@@ -79,8 +79,6 @@ void reproduce_doc(const struct published *pub, const struct repro_set *sets, si
 	       "computed from the same numbers as the tables.\n\n");
 	for (size_t i = 0; i < ARRAY_SIZE(figures); i++)
 		figures[i]->render(md, &ctx);
-	free(ctx.lr.pages);
-	free(ctx.lr.ours);
 	/* one trailing newline */
 	while (md->len > 1 && md->buf[md->len - 1] == '\n' && md->buf[md->len - 2] == '\n')
 		md->buf[--md->len] = '\0';
