@@ -274,6 +274,20 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
 	return rc ? -1 : (long)nfail;
 }
 
+/*
+ * A scenario's results directory once its runs ended: its report at once
+ * (the run ends with something to read), the figures report.md links, and
+ * with pack its runs/ into runs.tar.xz. 0, or 1 when one of them failed.
+ */
+static int finish_results(const char *dir, bool pack, struct strbuf *summary)
+{
+	if (report_results(dir, NULL, true, summary))
+		return 1;
+	if (!report_draw(dir, true))
+		sb_addf(summary, "  figures: %s/plots/ (linked from report.md)\n", dir);
+	return pack && pack_runs(dir, false);
+}
+
 int cmd_run(int argc, char **argv, struct cmb_env *env)
 {
 	struct run_opts o = { .kvm_probe = 10, .jobs = 1 };
@@ -362,21 +376,8 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 		 * are results and leave the status 0. */
 		if (failed < 0)
 			rc = 1;
-		else {
-			rc |= failed > 0;
-			/* Each results directory gets its report at once: the run
-			 * ends with something to read. */
-			if (report_results(ctx.finaldir, NULL, true, &summary))
-				rc = 1;
-			else {
-				/* the figures report.md links, drawn from its plot data */
-				if (!report_draw(ctx.finaldir, true))
-					sb_addf(&summary, "  figures: %s/plots/ (linked from report.md)\n",
-						ctx.finaldir);
-				if (o.pack && pack_runs(ctx.finaldir, false))
-					rc = 1;
-			}
-		}
+		else
+			rc |= (failed > 0) | finish_results(ctx.finaldir, o.pack, &summary);
 	}
 	printf("\n%s", summary.buf ? summary.buf : "");
 	runner_print_tally(stdout, &tally, NULL);
