@@ -12,18 +12,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/tap.sh
 . "$here/tap.sh"
 objs=${HARNESS_OBJS:-$here/../harness}
-order="lib scenario kbuild dataset report reproduce run ."
+# shellcheck source=tests/stages.sh
+. "$here/stages.sh"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT INT TERM
 
-rank() {
-	i=0
-	for o in $order; do
-		[ "$o" = "$1" ] && { echo $i; return; }
-		i=$((i + 1))
-	done
-	echo -1
-}
 
 # edges DIR: "caller callee symbol" for each call between two files of the
 # objects under DIR named <stage>/libcmabench_a-<file>.o (the harness's

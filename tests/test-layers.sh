@@ -9,16 +9,9 @@ here=$(dirname "$0")
 # shellcheck source=tests/tap.sh
 . "$here/tap.sh"
 h=${HARNESS_DIR:-$here/../harness}
-order="lib scenario kbuild dataset report reproduce run ."
+# shellcheck source=tests/stages.sh
+. "$here/stages.sh"
 
-rank() {
-	i=0
-	for o in $order; do
-		[ "$o" = "$1" ] && { echo $i; return; }
-		i=$((i + 1))
-	done
-	echo -1
-}
 
 # bad FOLDER: prints "file: include" for each include against the order
 bad() {
