@@ -201,6 +201,45 @@ static void test_significant(void **state)
  * the primaries only, the table's cell marked "primary"; a primary without
  * values is "n/a", untested; 0 against 0 is never tested.
  */
+/*
+ * Two kernels side by side (run --kernels vanilla,mine): the sections
+ * SECTION.KERNEL, the first kernel the baseline; the report names both
+ * kernels in its sections table, compares them in its tables, and tests
+ * the primary between them.
+ */
+static void test_kernels_side_by_side(void **state)
+{
+	struct dataset ds;
+	struct strbuf md = { 0 };
+
+	(void)state;
+	fake(&ds);
+	for (size_t r = 0; r < ds.nruns; r++) {
+		bool mine = r >= RUNS;
+
+		free(ds.runs[r].section);
+		free(ds.runs[r].kernel);
+		free(ds.runs[r].setup);
+		free(ds.runs[r].name);
+		ds.runs[r].section = xstrdup(mine ? "x.mine" : "x.vanilla");
+		ds.runs[r].kernel = xstrdup(mine ? "mine" : "vanilla");
+		ds.runs[r].setup = xstrdup("cma");
+		ds.runs[r].name = xasprintf("%s-r%zu", ds.runs[r].section, r % RUNS + 1);
+	}
+	sl_free(&ds.sections);
+	sl_add(&ds.sections, "x.vanilla");
+	sl_add(&ds.sections, "x.mine");
+	ds.primary = xstrdup("user-p50@512:x.vanilla/x.mine");
+	sb_init(&md);
+	report_dataset(&ds, NULL, NULL, &md);
+	assert_non_null(strstr(md.buf, "| x.vanilla | cma | vanilla "));
+	assert_non_null(strstr(md.buf, "| x.mine | cma | mine "));
+	assert_non_null(strstr(md.buf, "| metric | better | x.vanilla | x.mine |"));
+	assert_non_null(strstr(md.buf, "user-p50, 512 pages: x.mine / x.vanilla"));
+	sb_free(&md);
+	dataset_free(&ds);
+}
+
 static void test_primaries(void **state)
 {
 	struct dataset ds;
@@ -1042,6 +1081,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_self),
 		cmocka_unit_test(test_significant),
+		cmocka_unit_test(test_kernels_side_by_side),
 		cmocka_unit_test(test_primaries),
 		cmocka_unit_test(test_equivalence),
 		cmocka_unit_test(test_run_conditions),
