@@ -2,7 +2,8 @@
  * The cache's bounds (cache.h). An entry's last use is its modification
  * time: the kernel build, the image and the scratch template are touched
  * when reused, so the oldest is the one unused longest. An entry used in
- * the last hour may belong to a cmabench running beside us: kept.
+ * the last hour may belong to a cmabench running beside us: kept. tmp/
+ * (runs' scratch disks) loses only what no run has touched for a day.
  */
 #include "lib/cache.h"
 
@@ -189,6 +190,18 @@ void cache_prune_all(const struct cmb_env *env, bool clean, const struct strlist
 		if (log && (freed || clean))
 			fprintf(log, "[cache] %s: %.1f MiB freed, %.1f MiB left (bound %.1f GiB)\n",
 				dir, freed / 1048576.0, left / 1048576.0, max / 1073741824.0);
+		free(dir);
+	}
+	{
+		/* tmp/: the scratch disks of runs. A running VM writes its own,
+		 * so one untouched for a day belongs to a run that died without
+		 * its cleanup (Slurm nodes share the cache: no pid to ask). */
+		char *dir = env_cache(env, "tmp");
+		uint64_t freed = cache_prune(dir, 0, keep, 86400, time(NULL), log, NULL);
+
+		if (log && freed)
+			fprintf(log, "[cache] %s: %.1f MiB of dead runs' scratch disks freed\n", dir,
+				freed / 1048576.0);
 		free(dir);
 	}
 }

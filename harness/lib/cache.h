@@ -45,7 +45,8 @@ uint64_t cache_prune(const char *dir, uint64_t max_bytes, const struct strlist *
 /* Marks path as used now (its modification time): a reused entry. */
 void cache_touch(const char *path);
 /* Every bounded directory of env's cache pruned to its bound (clean: to
- * nothing), keeping keep; prints what goes. */
+ * nothing), keeping keep, and tmp/'s scratch disks untouched for a day;
+ * prints what goes. */
 void cache_prune_all(const struct cmb_env *env, bool clean, const struct strlist *keep, FILE *log);
 
 #endif
