@@ -68,7 +68,8 @@ int pack_runs(const char *dir, bool keep)
 		err_msg("%s: packed, but runs/ could not be removed", dir);
 		goto out;
 	}
-	printf("packed %s/runs (%ld entries) into %s\n", dir, files, dst);
+	printf("packed %s/runs (%ld entries) into %s (a console by hand: tar -C %s -xJf %s)\n",
+	       dir, files, dst, dir, dst);
 	ret = 0;
 out:
 	unlink(tmp);
