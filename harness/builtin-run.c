@@ -281,10 +281,8 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
  */
 static int finish_results(const char *dir, bool pack, struct strbuf *summary)
 {
-	if (report_results(dir, NULL, true, summary))
+	if (report_finish(dir, summary))
 		return 1;
-	if (!report_draw(dir, true))
-		sb_addf(summary, "  figures: %s/plots/ (linked from report.md)\n", dir);
 	return pack && pack_runs(dir, false);
 }
 

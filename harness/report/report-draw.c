@@ -86,3 +86,12 @@ out:
 	free(out);
 	return ret;
 }
+
+int report_finish(const char *dir, struct strbuf *summary)
+{
+	if (report_results(dir, NULL, true, summary))
+		return 1;
+	if (!report_draw(dir, true) && summary)
+		sb_addf(summary, "  figures: %s/plots/ (linked from report.md)\n", dir);
+	return 0;
+}

@@ -64,6 +64,9 @@ void report_set_plot_dir(const char *dir);
 /* Draws dir's figures (dir/plots/) from its plot data with every script of
  * the plot directory (report-draw.c); 0, or 1 when a script failed. */
 int report_draw(const char *dir, bool quiet);
+/* What a finished run's results directory gets, local or through Slurm: its
+ * report, then its figures (named in summary). 1 when the report failed. */
+int report_finish(const char *dir, struct strbuf *summary);
 /* Where the shipped scenario files are (workloads/scenarios). */
 void report_set_scenario_dir(const char *dir);
 /* Appends the list of failed and degraded runs of ds. */

@@ -543,8 +543,7 @@ static int complete(const struct cmb_env *env, json_object *man,
 			*nfail_all += nfail;
 			rc |= nfail > 0;
 			/* its report and figures at once, as a local run's */
-			if (report_results(ctx.finaldir, NULL, true, summary) ||
-			    report_draw(ctx.finaldir, true))
+			if (report_finish(ctx.finaldir, summary))
 				rc = 1;
 		}
 		json_object_put(top);
