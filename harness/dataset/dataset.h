@@ -76,6 +76,7 @@ struct ds_alloc {
 	long long kernel_ns;        /* cma_alloc_finish - cma_alloc_start */
 	long long retries;          /* cma_alloc_busy_retry events in between */
 	long long kerrno;           /* cma_alloc_finish errorno */
+	long long kalign;           /* cma_alloc_start's align; DS_NONE: untraced or an older trace */
 	unsigned long long kts;     /* its cma_alloc_start's time, 0 if untraced */
 	int kpid;                   /* the task that made it */
 	long long free_ns;
@@ -85,6 +86,10 @@ struct ds_alloc {
 	char flags[64];             /* ';'-separated: unpaired, no-trace, unmatched */
 	char tag[32];               /* "" for alloc.csv; TAG for a script's alloc-TAG.csv */
 	double occupancy;           /* % of the area its tenants held at the burst's start; NAN unknown */
+	char path[8];               /* heap, dma or debugfs (alloc-path); debugfs in older files */
+	int align;                  /* the order the path asked for; -1 unknown */
+	int from_area;              /* 1 the area's pages, 0 a buddy fallback (dma), -1 unknown */
+	int zeroed;                 /* 1 read zero, 0 did not, -1 not checked */
 };
 
 struct ds_fio {
@@ -183,13 +188,14 @@ struct dataset {
  * retries count against the open one; cma_alloc_finish closes it. A start
  * that meets another start, or the end of the trace, stays "unpaired".
  */
-enum ds_kev { DS_KEV_START, DS_KEV_RETRY, DS_KEV_FINISH };
+/* ALIGN: the alignment order of the start just before it (same pid and area) */
+enum ds_kev { DS_KEV_START, DS_KEV_RETRY, DS_KEV_FINISH, DS_KEV_ALIGN };
 
 struct ds_kalloc {
 	int pid;
 	char name[64];
 	unsigned long long ts_start, ts_end;
-	long long count, retries, errorno;
+	long long count, retries, errorno, align;
 	bool finished, unpaired;
 };
 

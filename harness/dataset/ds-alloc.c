@@ -9,10 +9,10 @@
 #include <string.h>
 
 enum { A_SEQ, A_BURST, A_START, A_PAGES, A_LAT, A_SUCCESS, A_ERRNO, A_FREE, A_OCC, A_TOUT,
-       A_WAIT, A_NCOL };
+       A_WAIT, A_PATH, A_ALIGN, A_FROM_AREA, A_ZEROED, A_NCOL };
 static const char *const alloc_cols[A_NCOL] = {
 	"seq", "burst", "start_ns", "pages", "latency_ns", "success", "errno", "free_latency_ns",
-	"area_occupancy_pct", "timed_out", "refill_wait_ns",
+	"area_occupancy_pct", "timed_out", "refill_wait_ns", "path", "align", "from_area", "zeroed",
 };
 
 /* An optional column: its value, or DS_NONE when the file has no such column. */
@@ -21,6 +21,24 @@ static long long opt(const struct csv *c, const int *col, int which)
 	long long v;
 
 	return col[which] >= 0 && csv_ll(c, col[which], &v) ? v : DS_NONE;
+}
+
+/*
+ * The request's path (alloc-path): files from before the key have no
+ * column, and then debugfs at alignment 0 was the only path there was.
+ */
+static void read_path(const struct csv *c, const int *col, struct ds_alloc *a)
+{
+	const char *p = col[A_PATH] >= 0 ? csv_field(c, col[A_PATH]) : NULL;
+	long long v;
+
+	snprintf(a->path, sizeof(a->path), "%s", p && *p ? p : "debugfs");
+	v = opt(c, col, A_ALIGN);
+	a->align = col[A_PATH] < 0 ? 0 : v == DS_NONE ? -1 : (int)v;
+	v = opt(c, col, A_FROM_AREA);
+	a->from_area = v == DS_NONE ? -1 : (int)v;
+	v = opt(c, col, A_ZEROED);
+	a->zeroed = v == DS_NONE ? -1 : (int)v;
 }
 
 /* One file of allocations; false if it cannot be read. */
@@ -72,7 +90,8 @@ static bool read_file_allocs(struct dataset *ds, size_t ri, const char *file, co
 			a->success = 0;
 		if (!csv_double(&c, col[A_OCC], &a->occupancy))
 			a->occupancy = NAN;
-		a->kernel_ns = a->retries = a->kerrno = DS_NONE;
+		read_path(&c, col, a);
+		a->kernel_ns = a->retries = a->kerrno = a->kalign = DS_NONE;
 		snprintf(a->tag, sizeof(a->tag), "%s", tag);
 		rows++;
 	}

@@ -27,7 +27,7 @@ struct trace_ctx {
 	unsigned long long last[DS_NBUFS][DS_TRACE_CPUS];
 };
 
-static const char *const kev_names[] = { "start", "retry", "finish" };
+static const char *const kev_names[] = { "start", "retry", "finish", "align" };
 
 static void flush_retries(struct trace_ctx *c)
 {
@@ -117,6 +117,7 @@ void ds_kpairs_event(struct ds_kpairs *c, enum ds_kev type, int pid, const char 
 		snprintf(k->name, sizeof(k->name), "%s", name);
 		k->ts_start = ts;
 		k->count = value;
+		k->align = DS_NONE;
 		c->open[c->nopen++] = c->nk++;
 		break;
 	case DS_KEV_RETRY:
@@ -136,6 +137,10 @@ void ds_kpairs_event(struct ds_kpairs *c, enum ds_kev type, int pid, const char 
 		k->errorno = value;
 		k->finished = true;
 		close_open(c, o);
+		break;
+	case DS_KEV_ALIGN:
+		if (o >= 0)
+			c->k[c->open[o]].align = value;
 		break;
 	}
 }
@@ -168,9 +173,14 @@ static int trace_event(struct tep_record *rec, int buffer, int cpu, void *arg)
 	if (!ev || (ev != c->start && ev != c->finish && ev != c->retry))
 		return 0;
 	field_str(ev, rec, "name", name, sizeof(name));
-	if (ev == c->start)
+	if (ev == c->start) {
+		long long align = ds_trace_num(ev, rec, "align", DS_NONE);
+
 		trace_sink(c, DS_KEV_START, tep_data_pid(c->tep, rec), name, rec->ts,
 			   ds_trace_num(ev, rec, "count", DS_NONE));
+		if (align != DS_NONE)
+			trace_sink(c, DS_KEV_ALIGN, tep_data_pid(c->tep, rec), name, rec->ts, align);
+	}
 	else if (ev == c->retry)
 		trace_sink(c, DS_KEV_RETRY, tep_data_pid(c->tep, rec), name, rec->ts, 1);
 	else
@@ -382,6 +392,7 @@ void ds_read_trace(struct dataset *ds, size_t ri)
 		a->kts = kp->k[k].ts_start;
 		a->kpid = kp->k[k].pid;
 		a->kerrno = kp->k[k].errorno;
+		a->kalign = kp->k[k].align;
 	}
 	skipped += kp->nk > next ? kp->nk - next : 0;
 	if (unmatched)

@@ -27,7 +27,8 @@ char *dataset_alloc_csv(const struct dataset *ds)
 	sb_init(&sb);
 	sb_add(&sb, "run,section,rep,setup,kernel,status,seq,burst,start_ns,pages,latency_ns,"
 	       "kernel_latency_ns,busy_retries,errorno,success,errno,free_latency_ns,flags,tag,"
-	       "area_occupancy_pct,timed_out,refill_wait_ns\n");
+	       "area_occupancy_pct,timed_out,refill_wait_ns,path,align,kernel_align,from_area,"
+	       "zeroed\n");
 	for (size_t i = 0; i < ds->nallocs; i++) {
 		const struct ds_alloc *a = &ds->allocs[i];
 
@@ -50,6 +51,11 @@ char *dataset_alloc_csv(const struct dataset *ds)
 			sb_addf(&sb, ",%.1f", a->occupancy);
 		sb_addf(&sb, ",%d", a->timed_out);
 		csv_put_ll(&sb, a->refill_wait_ns, DS_NONE);
+		sb_addf(&sb, ",%s", a->path);
+		csv_put_ll(&sb, a->align, -1);
+		csv_put_ll(&sb, a->kalign, DS_NONE);
+		csv_put_ll(&sb, a->from_area, -1);
+		csv_put_ll(&sb, a->zeroed, -1);
 		sb_add(&sb, "\n");
 	}
 	return sb_detach(&sb);

@@ -2,6 +2,7 @@
 #include "lib/cache.h"
 #include "kbuild/kconfig.h"
 #include "kbuild/kmake.h"
+#include "kbuild/kmod.h"
 #include "lib/hash.h"
 #include "lib/history.h"
 #include "lib/json.h"
@@ -263,6 +264,8 @@ int kbuild_key_arch(const struct cmb_env *env, const struct cmb_arch *a,
 		}
 		sl_free(&patches);
 	}
+	if (kmod_hash(env, h, errs))
+		ret = -1;
 	hash_final(h, key);
 	return ret;
 }
@@ -711,8 +714,9 @@ int kbuild_find_arch(const struct cmb_env *env, const struct cmb_arch *a,
 	kdir = env_cache(env, "kernels");
 	k->dir = xasprintf("%s/%s%s-%.16s", kdir, a->cache_prefix, v->name, k->key);
 	k->bzimage = path_join(k->dir, image_file(a));
+	k->kmod = path_join(k->dir, KMOD_FILE);
 	free(kdir);
-	return path_exists(k->bzimage) && !read_meta(k) ? 0 : 1;
+	return path_exists(k->bzimage) && path_exists(k->kmod) && !read_meta(k) ? 0 : 1;
 }
 
 void kbuild_print_found(const struct kernel *k)
@@ -749,6 +753,43 @@ double kbuild_estimate(const struct cmb_env *env, const struct cmb_arch *a,
 	/* the history has the compile only: the source, patches and config
 	 * took 20-45 s more here (build.json's build_seconds) */
 	return s + 30;
+}
+
+/*
+ * Our module against the kernel just built (kmod.h), into tmp/KMOD_FILE.
+ * src: where make runs; objdir: the build's O= (a local tree's), or NULL.
+ */
+static int build_kmod(const struct cmb_env *env, const struct kmake *m, const char *src,
+		      const char *objdir, const char *tmp, const char *log, const char *tag)
+{
+	struct strlist mods = { 0 }, ours = { 0 };
+	char *moddir = path_join(tmp, "kmod");
+	char *built = path_join(moddir, KMOD_FILE);
+	char *dst = path_join(tmp, KMOD_FILE);
+	char *name1 = xasprintf("%s: modules", tag), *name2 = xasprintf("%s: %s", tag, KMOD_FILE);
+	int rc;
+
+	kmod_make_modules(m, env->jobs, objdir, &mods);
+	kmod_make_ours(m, objdir, moddir, &ours);
+	rc = kmod_copy_source(env, moddir);
+	if (!rc)
+		rc = step(name1, mods.v, src, log);
+	if (!rc)
+		rc = step(name2, ours.v, src, log);
+	if (!rc && copy_file(built, dst)) {
+		err_msg("%s: %s", built, strerror(errno));
+		rc = -1;
+	}
+	if (!rc)
+		rm_rf(moddir);
+	sl_free(&mods);
+	sl_free(&ours);
+	free(name1);
+	free(name2);
+	free(moddir);
+	free(built);
+	free(dst);
+	return rc;
 }
 
 int kbuild_build(const struct cmb_env *env, struct kernel *k)
@@ -827,6 +868,8 @@ int kbuild_build(const struct cmb_env *env, struct kernel *k)
 			rc = configure_kernel(env, a, v, v->tree, linux_dir, log, tag);
 		if (!rc)
 			rc = compile_kernel(env, &m, v, v->tree, linux_dir, log, tag, &objects);
+		if (!rc)
+			rc = build_kmod(env, &m, v->tree, linux_dir, tmp, log, tag);
 		free(lockpath);
 	} else {
 		rc = get_source(env, tmp, log, tag);
@@ -836,6 +879,8 @@ int kbuild_build(const struct cmb_env *env, struct kernel *k)
 			rc = configure_kernel(env, a, v, linux_dir, NULL, log, tag);
 		if (!rc)
 			rc = compile_kernel(env, &m, v, linux_dir, NULL, log, tag, &objects);
+		if (!rc)
+			rc = build_kmod(env, &m, linux_dir, NULL, tmp, log, tag);
 	}
 	free((char *)m.ccache_dir);
 	if (!rc)
@@ -898,6 +943,7 @@ void kernel_free(struct kernel *k)
 {
 	free(k->dir);
 	free(k->bzimage);
+	free(k->kmod);
 	free(k->version);
 	memset(k, 0, sizeof(*k));
 }

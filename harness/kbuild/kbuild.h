@@ -22,6 +22,7 @@ struct kernel {
 	char *dir;          /* cache directory of this build */
 	char *bzimage;      /* the boot image: bzImage (x86_64), Image (arm64) */
 	char *version;      /* make kernelversion */
+	char *kmod;         /* our module built against it (kmod.h); NULL: none (an external image) */
 };
 
 /*

@@ -272,21 +272,72 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 	return s;
 }
 
+/*
+ * How a section's requests asked for their buffers (alloc-path): the path,
+ * the alignment orders cma_alloc() saw (the trace's; the path's own when
+ * untraced), and how many dma requests the buddy allocator served.
+ */
+static char *path_summary(const struct dataset *ds, const char *section)
+{
+	const char *path = NULL;
+	int lo = 99, hi = -1, klo = 99, khi = -1;
+	size_t fallbacks = 0, n = 0;
+	bool mixed = false;
+
+	for (size_t i = 0; i < ds->nallocs; i++) {
+		const struct ds_alloc *a = &ds->allocs[i];
+
+		if (a->tag[0] || strcmp(ds->runs[a->run].section, section))
+			continue;
+		n++;
+		mixed |= path && strcmp(path, a->path);
+		path = a->path;
+		if (a->align >= 0) {
+			lo = a->align < lo ? a->align : lo;
+			hi = a->align > hi ? a->align : hi;
+		}
+		if (a->kalign != DS_NONE) {
+			klo = a->kalign < klo ? (int)a->kalign : klo;
+			khi = a->kalign > khi ? (int)a->kalign : khi;
+		}
+		fallbacks += a->from_area == 0;
+	}
+	if (!n)
+		return xstrdup("-");
+	if (khi >= 0) {
+		lo = klo;
+		hi = khi;
+	}
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_add(&sb, mixed ? "mixed" : path);
+	if (hi >= 0 && lo == hi)
+		sb_addf(&sb, ", align %d", lo);
+	else if (hi >= 0)
+		sb_addf(&sb, ", align %d-%d", lo, hi);
+	if (fallbacks)
+		sb_addf(&sb, ", %zu from the buddy allocator", fallbacks);
+	return sb_detach(&sb);
+}
+
 /* Sections, their runs, and which runs the tables leave out and why. */
 static void sections_summary(const struct dataset *ds, struct strbuf *txt, struct strbuf *md)
 {
 	if (md)
-		sb_add(md, "| section | set-up | kernel | disk | area before the allocations | "
-		       "runs ok / all | left out |\n|---|---|---|---|---|---:|---|\n");
+		sb_add(md, "| section | set-up | kernel | disk | allocation path | area before the "
+		       "allocations | runs ok / all | left out |\n|---|---|---|---|---|---|---:|---|\n");
 	if (txt)
-		sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", "section", "set-up", "kernel",
-			"disk", "area before the allocations", "runs ok/all", "left out");
+		sb_addf(txt, "  %-20s %-10s %-10s %-6s %-18s %-40s %-11s %s\n", "section", "set-up",
+			"kernel", "disk", "allocation path", "area before the allocations",
+			"runs ok/all", "left out");
 	for (size_t s = 0; s < ds->sections.n; s++) {
 		const char *setup = "?", *kernel = "?", *arch = "x86_64";
 		char *disk = NULL, *kcell;
 		size_t ok = 0, all = 0;
 		struct strbuf out;
 		char *fill = fill_summary(ds, ds->sections.v[s]);
+		char *apath = path_summary(ds, ds->sections.v[s]);
 
 		sb_init(&out);
 		for (size_t i = 0; i < ds->nruns; i++) {
@@ -319,12 +370,14 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 			char n[32];
 
 			snprintf(n, sizeof(n), "%zu/%zu", ok, all);
-			sb_addf(txt, "  %-20s %-10s %-10s %-6s %-40s %-11s %s\n", ds->sections.v[s], setup,
-				kcell, disk ? disk : "?", fill, n, out.len ? out.buf : "-");
+			sb_addf(txt, "  %-20s %-10s %-10s %-6s %-18s %-40s %-11s %s\n", ds->sections.v[s],
+				setup, kcell, disk ? disk : "?", apath, fill, n, out.len ? out.buf : "-");
 		}
 		if (md)
-			sb_addf(md, "| %s | %s | %s | %s | %s | %zu / %zu | %s |\n", ds->sections.v[s],
-				setup, kcell, disk ? disk : "?", fill, ok, all, out.len ? out.buf : "-");
+			sb_addf(md, "| %s | %s | %s | %s | %s | %s | %zu / %zu | %s |\n",
+				ds->sections.v[s], setup, kcell, disk ? disk : "?", apath, fill, ok, all,
+				out.len ? out.buf : "-");
+		free(apath);
 		free(kcell);
 		sb_free(&out);
 		free(fill);

@@ -10,6 +10,7 @@
 #include "dataset/dataset.h"
 #include "lib/cache.h"
 #include "kbuild/image.h"
+#include "kbuild/kmod.h"
 #include "lib/hash.h"
 #include "lib/history.h"
 #include "lib/json.h"
@@ -631,8 +632,37 @@ static void tell_end(struct one_run *o, const char *status)
 		meta_str(m, "problem", res->problem);
 }
 
+/*
+ * alloc-path=dma: our module, built with the run's kernel, in the plan the
+ * guest's init loads it from; never left in the results (one_run_free).
+ */
+static int ship_kmod(const struct one_run *o)
+{
+	char *dst;
+	int rc;
+
+	if (strcmp(o->s->alloc_path, "dma") || !setup_area_name(o->s->setup))
+		return 0;
+	if (!o->k->kmod || !path_exists(o->k->kmod)) {
+		err_msg("%s: alloc-path=dma needs %s built with kernel %s, which has none (%s)",
+			o->label, KMOD_FILE, o->s->kernel, o->k->kmod ? o->k->kmod :
+			"a kernel built elsewhere");
+		return -1;
+	}
+	dst = xasprintf("%s/plan/%s", o->dir, KMOD_FILE);
+	rc = copy_file(o->k->kmod, dst);
+	if (rc)
+		err_msg("%s: %s", dst, strerror(errno));
+	free(dst);
+	return rc;
+}
+
 static void one_run_free(struct one_run *o)
 {
+	char *kmod = xasprintf("%s/plan/%s", o->dir, KMOD_FILE);
+
+	unlink(kmod);
+	free(kmod);
 	if (o->scratch) {
 		unlink(o->scratch);
 		free(o->scratch);
@@ -679,7 +709,7 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 	if (!o.kok) {
 		status = "kernel-build-failed";
 		printf("[%s] skipped: kernel %s did not build\n", o.label, o.s->kernel);
-	} else if (write_guest_plan(ctx->env, r, o.dir) ||
+	} else if (write_guest_plan(ctx->env, r, o.dir) || ship_kmod(&o) ||
 		   !(o.scratch = scratch_make(ctx->env, r, r->name)) || !(status = boot(&o))) {
 		status = "setup-failed";
 	} else {

@@ -30,7 +30,9 @@ static char *make_cmdline(const struct run_spec *s)
 	else if (s->setup == SETUP_CMA)
 		sb_addf(&sb, " cma=%s", area);
 	else if (s->setup == SETUP_GCMA)
-		sb_addf(&sb, " gcma=%s", area);
+		/* the default area, as cma= makes its own: the one the DMA API's
+		 * devices and the CMA heap use (alloc-path) */
+		sb_addf(&sb, " gcma=%s,default", area);
 	if (s->append)
 		sb_addf(&sb, " %s", s->append);
 	free(area);
@@ -57,6 +59,9 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	sb_addf(&ao, " --burst %ld --hold-ms %.0f --interval-ms %.0f --jitter-ms %.0f --seed %ld "
 		"--timeout-ms %.0f", s->alloc_burst, s->alloc_hold * 1000, s->alloc_interval * 1000,
 		s->alloc_jitter * 1000, s->seed, s->alloc_timeout * 1000);
+	sb_addf(&ao, " --path %s", s->alloc_path);
+	if (!strcmp(s->alloc_path, "debugfs") && strcmp(s->alloc_align, "0"))
+		sb_addf(&ao, " --align %s", s->alloc_align);
 	if (s->alloc_refill > 0)
 		sb_addf(&ao, " --wait-target %ld --wait-max-ms %.0f --pause-pidfile /tmp/fill.pid",
 			s->fill, s->alloc_refill * 1000);

@@ -33,6 +33,31 @@ static void verr(struct strbuf *errs, const char *path, const struct run_spec *r
 		sb_addf(errs, "%s: %s: %s (in [%s])\n", path, name, msg, r->section);
 }
 
+/* alloc-path and alloc-align (alloc-path.h in the guest): what each path can do. */
+static void check_alloc_path(const struct run_spec *r, const char *path,
+			     const struct kvariant *kv, struct strbuf *errs)
+{
+	bool debugfs = !strcmp(r->alloc_path, "debugfs");
+	const char *a = r->alloc_align;
+	char *end;
+	long order = strtol(a, &end, 10);
+
+	if (strcmp(a, "dma") && (*end || end == a || order < 0 || order > 30))
+		verr(errs, path, r, K_ALLOC_ALIGN, "'%s' is not an order (0-30) or dma", a);
+	else if (!debugfs && r->line[K_ALLOC_ALIGN])
+		verr(errs, path, r, K_ALLOC_ALIGN, "only with alloc-path=debugfs: the %s path "
+		     "aligns as the DMA API does", r->alloc_path);
+	else if (debugfs && strcmp(a, "0") && kv && !kv->series && kv->source != KV_SOURCE_TREE)
+		verr(errs, path, r, K_ALLOC_ALIGN, "kernel %s has no debugfs alloc_align (no "
+		     "patches): kernel=vanilla-traced is 6.12 with it", r->kernel);
+	if (!strcmp(r->alloc_path, "dma") && setup_area_name(r->setup) && r->alloc_count > 0)
+		for (size_t i = 0; i < r->nalloc_pages; i++)
+			if (r->alloc_pages[i] == 1)
+				verr(errs, path, r, K_ALLOC_PAGES, "alloc-path=dma: one-page requests "
+				     "never reach CMA (dma_alloc_contiguous() leaves them to the buddy "
+				     "allocator)");
+}
+
 int validate(const char *path, struct run_spec *r, const struct scn_ctx *ctx,
 		    struct strbuf *errs)
 {
@@ -87,6 +112,7 @@ int validate(const char *path, struct run_spec *r, const struct scn_ctx *ctx,
 		verr(errs, path, r, K_SWAP, "zram of %llu MiB (uncompressed) must be less than the "
 		     "guest's memory (%llu MiB)", (unsigned long long)(r->swap >> 20),
 		     (unsigned long long)(r->memory >> 20));
+	check_alloc_path(r, path, kv, errs);
 	if (r->alloc_refill > 0 && r->fill <= 0)
 		verr(errs, path, r, K_ALLOC_REFILL, "waits for the area to be back at its fill: "
 		     "needs fill (e.g. fill=90)");

@@ -164,6 +164,26 @@ static const struct key_def keys[] = {
 		  "repeatedly; `dio`: O_DIRECT reads in flight into them from 4 threads" },
 	{ "warmup", K_WARMUP, T_DURATION0, OFF(warmup), .def = "5s",
 	  .help = "how long backgrounds run before the foreground" },
+	{ "alloc-path", K_ALLOC_PATH, T_CHOICE, OFF(alloc_path), .guest = true, .def = "debugfs",
+	  .posval = VALUES("heap", "dma", "debugfs"), .what = "an allocation path",
+	  .help = "how each request asks for its buffer: `heap`, the DMA-BUF heap of the area "
+		  "(`/dev/dma_heap/<area>`, as Android's camera and video HALs allocate; the buffer "
+		  "mapped and each page touched once, then closed); `dma`, `dma_alloc_coherent()` "
+		  "from our module `cmabench_dma.ko` as a driver calls it (a pfn outside the area is "
+		  "the buddy allocator's fallback, recorded as a CMA failure; one-page requests "
+		  "never reach CMA and are refused); `debugfs`, `cma_alloc()` through "
+		  "`/sys/kernel/debug/cma/<area>/alloc` at `alloc-align` (a path no driver takes). "
+		  "Both device paths ask `cma_alloc()` for alignment min(get_order(size), 8) and "
+		  "zero the buffer, and need the area to be the default one: `cma=` makes it so, "
+		  "and a gcma set-up boots with `gcma=<area>,default`. Sections without an area "
+		  "(`none`, `carveout`) make no requests: the key has no effect there" },
+	{ "alloc-align", K_ALLOC_ALIGN, T_STRING, OFF(alloc_align), .guest = true, .def = "0",
+	  .form = "order or `dma`",
+	  .help = "with `alloc-path=debugfs`: the alignment order `cma_alloc()` gets (written to "
+		  "the area's debugfs `alloc_align`, a file of our series' traced head: kernels "
+		  "`gcma` and `vanilla-traced`, not `vanilla`); `0`, the debugfs default, is the worst "
+		  "case; `1` is the GCMA authors' evaluation module's `cma_alloc(cma, n, 1)`; `dma`: "
+		  "as the device paths, min(get_order(size), 8)" },
 	{ "alloc-burst", K_ALLOC_BURST, T_LONG, OFF(alloc_burst), .guest = true, .def = "1", .min = 1,
 	  .max = 256,
 	  .help = "allocations made back to back, held and freed together (a camera pipeline's "

@@ -32,7 +32,7 @@ enum scn_key {
 	K_ALLOC_TIMEOUT, K_PRIMARY, K_ORDER_SEED, K_ALLOC_REFILL, K_SWAP, K_SWAP_DEVICE,
 	K_BUILD_HEADERS, K_BUILD_INCLUDES, K_ALLOC_PASSES, K_ALLOC_START,
 	K_APP_COUNT, K_APP_CODE, K_APP_ASSETS, K_APP_HEAP, K_APP_LAUNCHES, K_APP_KEEP, K_APP_DWELL,
-	K_HANG_SILENCE, K_SCRATCH_STALL,
+	K_HANG_SILENCE, K_SCRATCH_STALL, K_ALLOC_PATH, K_ALLOC_ALIGN,
 	K__COUNT
 };
 
@@ -71,6 +71,8 @@ struct run_spec {
 	double alloc_jitter;    /* +- seconds of uniform jitter on the interval */
 	double alloc_timeout;   /* a request's deadline in seconds; 0: none */
 	double alloc_refill;    /* seconds a burst may wait for the area back at fill; 0: none */
+	char *alloc_path;       /* heap, dma or debugfs: how a request asks (alloc-path.h) */
+	char *alloc_align;      /* debugfs's alignment order, or "dma"; "0" by default */
 	long seed;
 	char *job;              /* foreground timed job: "build" or NULL */
 	long build_files, build_jobs, build_work;

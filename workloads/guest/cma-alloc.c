@@ -1,6 +1,8 @@
 /*
- * cma-alloc: the guest's allocation driver. Allocates and frees pages
- * through /sys/kernel/debug/cma/<area>/{alloc,free} following a plan:
+ * cma-alloc: the guest's allocation driver. Allocates and frees buffers
+ * of the area as --path says (alloc-path.h: the DMA-BUF heap, the DMA API
+ * through our module, or debugfs's cma_alloc() at --align), following a
+ * plan:
  *   sweep   each size --count times (bursts of 1);
  *   burst   --burst allocations back to back (a camera pipeline's buffers),
  *           held together for --hold-ms, then freed together.
@@ -47,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alloc-path.h"
 #include "area.h"
 #include "guest.h"
 
@@ -62,23 +65,6 @@ static uint64_t rng_next(void)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
-}
-
-/* Writes "n" to path; returns 0 or the errno of the write. */
-static int write_pages(const char *path, long pages)
-{
-	char buf[32];
-	int len = snprintf(buf, sizeof(buf), "%ld", pages);
-	int fd = open(path, O_WRONLY);
-	int e = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, buf, len) != len)
-		e = errno ? errno : EIO;
-	if (close(fd) && !e)
-		e = errno;
-	return e;
 }
 
 /* The keeper paused for the burst under way, 0 when none */
@@ -134,14 +120,14 @@ static long long refill_then_read(const char *area, double target, double max_ms
 	return target > 0 ? now_ns() - t0 : -1;
 }
 
-/* Frees through path, under an exclusive flock of lock_fd when >= 0. */
-static int free_pages(const char *path, long pages, int lock_fd)
+/* Frees the burst's buffers, under an exclusive flock of lock_fd when >= 0. */
+static int free_pages(struct alloc_path *p, long pages, int lock_fd)
 {
 	int e;
 
 	if (lock_fd >= 0 && flock(lock_fd, LOCK_EX))
 		return errno;
-	e = write_pages(path, pages);
+	e = path_free(p, pages);
 	if (lock_fd >= 0)
 		flock(lock_fd, LOCK_UN);
 	return e;
@@ -150,8 +136,8 @@ static int free_pages(const char *path, long pages, int lock_fd)
 /* One request as the process that made it saw it. */
 struct req {
 	long long start, lat;
-	int err;
-	int done;                   /* the write returned (err, lat valid) */
+	struct path_result res;     /* res.err: 0 or the request's errno */
+	int done;                   /* the request returned (res, lat valid) */
 };
 
 /* What a burst's child and its parent share (MAP_SHARED). */
@@ -161,13 +147,15 @@ struct shared {
 };
 
 /* Requests first..k-1 of a burst, in this process. */
-static void do_requests(const char *path, long pages, int first, int k, struct shared *sh)
+static void do_requests(const struct alloc_path *path, long pages, int first, int k,
+			struct shared *sh)
 {
 	for (int b = first; b < k; b++) {
 		sh->r[b].start = now_ns();
 		atomic_store(&sh->cur, b);
-		sh->r[b].err = write_pages(path, pages);
+		path_request(path, pages, &sh->r[b].res);
 		sh->r[b].lat = now_ns() - sh->r[b].start;
+		path_check(path, pages, &sh->r[b].res);
 		sh->r[b].done = 1;
 	}
 }
@@ -180,8 +168,8 @@ static void do_requests(const char *path, long pages, int first, int k, struct s
  * *expired says whether it met its deadline (else the kill caught it just
  * as it began, the one before having completed in time: run it again).
  */
-static int run_child(const char *path, long pages, int first, int k, long long timeout_ns,
-		     struct shared *sh, bool *expired)
+static int run_child(const struct alloc_path *path, long pages, int first, int k,
+		     long long timeout_ns, struct shared *sh, bool *expired)
 {
 	long long forked;
 	int pfd, status, late = k;
@@ -245,7 +233,7 @@ static int run_child(const char *path, long pages, int first, int k, long long t
 	/* the child died of something else: its unfinished requests failed */
 	for (int b = first; b < k && late == k && !*expired; b++)
 		if (!sh->r[b].done) {
-			sh->r[b].err = EIO;
+			sh->r[b].res.err = EIO;
 			sh->r[b].done = 1;
 		}
 	return late;
@@ -259,12 +247,19 @@ static void usage(void)
 		"                 [--seed S] [--out FILE] [--loop | --passes N] [--free-lock FILE]\n"
 		"                 [--timeout-ms MS] [--wait-target PCT [--wait-max-ms MS]]\n"
 		"                 [--pause-pidfile FILE] [--start-ms MS]\n"
-		"For each size, N bursts of K allocations through DIR/NAME/alloc (default\n"
-		"DIR /sys/kernel/debug/cma), held MS, freed through DIR/NAME/free. CSV:\n"
+		"                 [--path heap|dma|debugfs] [--align N|dma] [--verify]\n"
+		"For each size, N bursts of K allocations of the area NAME, held MS, freed.\n"
+		"--path: heap (/dev/dma_heap/NAME, mapped and touched), dma (dma_alloc_coherent()\n"
+		"through cmabench_dma.ko), debugfs (DIR/NAME/alloc and free, default DIR\n"
+		"/sys/kernel/debug/cma, the default path) at --align: an order, or dma\n"
+		"(min(get_order(size), 8), as the device paths); default 0. --verify: every\n"
+		"byte of a buffer checked zero (heap: inside its time; dma: after). CSV:\n"
 		"seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,\n"
-		"area_total,area_tenants,area_occupancy_pct,timed_out,refill_wait_ns (the area's\n"
-		"state just before the burst's first request: tenants are movable pages in a CMA\n"
-		"area, cached pages in a GCMA one). --timeout-ms: a request still running after MS\n"
+		"area_total,area_tenants,area_occupancy_pct,timed_out,refill_wait_ns,path,align,\n"
+		"from_area,zeroed (the area's state just before the burst's first request:\n"
+		"tenants are movable pages in a CMA area, cached pages in a GCMA one; align the\n"
+		"order the path asks; from_area 0: a dma buffer from the buddy allocator, a CMA\n"
+		"failure; zeroed empty: not checked). --timeout-ms: a request still running after MS\n"
 		"is killed (timed_out=1, errno ETIMEDOUT, latency_ns = the deadline); 0: none.\n"
 		"--wait-target: before each burst, wait until the tenants hold PCT%% of the area,\n"
 		"at most --wait-max-ms (default 30000); refill_wait_ns is the time waited (empty\n"
@@ -292,16 +287,16 @@ static int parse_num(const char *opt, const char *s, double min, double *out)
 
 /* The command line. */
 struct opts {
-	const char *dir, *area, *out, *lock, *pause_pidfile;
+	const char *dir, *area, *out, *lock, *pause_pidfile, *path, *align;
 	double count, burst, hold, interval, jitter, seed, timeout;
 	double wait_target, wait_max, passes, start_ms;
 	long sizes[MAX_SIZES];
-	int nsizes, loop;
+	int nsizes, loop, verify;
 };
 
 /* What the bursts of a run share, and its counts. */
 struct run {
-	char alloc_path[4096], free_path[4096];
+	struct alloc_path path;
 	struct shared *sh;
 	FILE *f;
 	int lock_fd, seq, bursts, failures, timeouts;
@@ -347,6 +342,26 @@ static int check_args(const struct opts *o)
 		fprintf(stderr, "cma-alloc: --wait-target: at most 100 (%%)\n");
 		return 2;
 	}
+	if (o->path && strcmp(o->path, "heap") && strcmp(o->path, "dma") &&
+	    strcmp(o->path, "debugfs")) {
+		fprintf(stderr, "cma-alloc: --path: '%s' is not heap, dma or debugfs\n", o->path);
+		return 2;
+	}
+	if (o->align && (o->path && strcmp(o->path, "debugfs"))) {
+		fprintf(stderr, "cma-alloc: --align: only with --path debugfs (the device paths "
+			"align as the DMA API does)\n");
+		return 2;
+	}
+	if (o->align && strcmp(o->align, "dma")) {
+		char *end;
+		long v = strtol(o->align, &end, 10);
+
+		if (*end || end == o->align || v < 0 || v > 30) {
+			fprintf(stderr, "cma-alloc: --align: '%s' is not an order (0-30) or dma\n",
+				o->align);
+			return 2;
+		}
+	}
 	if (o->jitter > o->interval) {
 		fprintf(stderr, "cma-alloc: --jitter-ms must not exceed --interval-ms\n");
 		return 2;
@@ -376,12 +391,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "wait-target", required_argument, NULL, 'w' },
 		{ "wait-max-ms", required_argument, NULL, 'W' },
 		{ "pause-pidfile", required_argument, NULL, 'P' },
+		{ "path", required_argument, NULL, 'A' },
+		{ "align", required_argument, NULL, 'G' },
+		{ "verify", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:t:w:W:P:N:S:h", longopts,
+	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:t:w:W:P:N:S:A:G:Vh", longopts,
 				NULL)) != -1) {
 		int bad = 0;
 
@@ -404,6 +422,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'N': bad = parse_num("passes", optarg, 1, &o->passes); break;
 		case 'S': bad = parse_num("start-ms", optarg, 0, &o->start_ms); break;
 		case 'L': o->lock = optarg; break;
+		case 'A': o->path = optarg; break;
+		case 'G': o->align = optarg; break;
+		case 'V': o->verify = 1; break;
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
 		}
@@ -420,12 +441,12 @@ static int set_up(const struct opts *o, struct run *r)
 	area_cma_dir = o->dir;
 	/* as a background loop: finish the burst, write the CSV */
 	stop_on_signals();
-	snprintf(r->alloc_path, sizeof(r->alloc_path), "%s/%s/alloc", o->dir, o->area);
-	snprintf(r->free_path, sizeof(r->free_path), "%s/%s/free", o->dir, o->area);
-	if (access(r->alloc_path, W_OK)) {
-		fprintf(stderr, "cma-alloc: %s: %s\n", r->alloc_path, strerror(errno));
+	r->path.kind = !o->path || !strcmp(o->path, "debugfs") ? PATH_DEBUGFS :
+		       !strcmp(o->path, "dma") ? PATH_DMA : PATH_HEAP;
+	r->path.align = !o->align ? 0 : !strcmp(o->align, "dma") ? -1 : atoi(o->align);
+	r->path.verify = o->verify;
+	if (path_open(&r->path, o->dir, o->area))
 		return 1;
-	}
 	if (o->lock && (r->lock_fd = open(o->lock, O_RDWR | O_CREAT, 0644)) < 0) {
 		fprintf(stderr, "cma-alloc: %s: %s\n", o->lock, strerror(errno));
 		return 1;
@@ -441,7 +462,8 @@ static int set_up(const struct opts *o, struct run *r)
 		return 1;
 	}
 	fprintf(r->f, "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,"
-		"area_total,area_tenants,area_occupancy_pct,timed_out,refill_wait_ns\n");
+		"area_total,area_tenants,area_occupancy_pct,timed_out,refill_wait_ns,path,align,"
+		"from_area,zeroed\n");
 	fflush(r->f);
 	return 0;
 }
@@ -456,8 +478,11 @@ static void timed_requests(const struct opts *o, struct run *r, struct burst *bu
 	for (int first = 0; first < bu->k;) {
 		long used0 = r->lock_fd < 0 ? area_debugfs(o->area, "used") : -1;
 		bool expired;
-		int b = run_child(r->alloc_path, bu->pages, first, bu->k,
+		int b = run_child(&r->path, bu->pages, first, bu->k,
 				  (long long)(o->timeout * 1e6), r->sh, &expired);
+
+		/* the heap buffers it made, now the parent's */
+		path_collect(&r->path);
 
 		if (b == bu->k)
 			break;
@@ -467,15 +492,15 @@ static void timed_requests(const struct opts *o, struct run *r, struct burst *bu
 		}
 		bu->late[b] = 1;
 		r->sh->r[b].lat = (long long)(o->timeout * 1e6);
-		r->sh->r[b].err = ETIMEDOUT;
+		r->sh->r[b].res.err = ETIMEDOUT;
 		/* Killed between the allocation and the return to user
 		 * space, the request may hold its pages: debugfs's used
 		 * says so (when no other driver shares the area). */
-		if (used0 >= 0) {
+		if (used0 >= 0 && r->path.kind != PATH_HEAP) {
 			long done = 0, u1 = area_debugfs(o->area, "used");
 
 			for (int q = first; q < b; q++)
-				done += r->sh->r[q].err ? 0 : bu->pages;
+				done += r->sh->r[q].res.held;
 			if (u1 >= used0 + done + bu->pages) {
 				bu->held += bu->pages;
 				fprintf(stderr, "cma-alloc: request %d went through as "
@@ -493,16 +518,21 @@ static void write_rows(struct run *r, const struct burst *bu)
 		const struct req *q = &r->sh->r[b];
 
 		fprintf(r->f, "%d,%d,%ld,%lld,%lld,%d,%d,%lld,", r->seq++, r->bursts, bu->pages,
-			q->start, q->lat, !q->err, q->err, bu->held ? bu->free_ns : 0);
+			q->start, q->lat, !q->res.err, q->res.err, bu->held ? bu->free_ns : 0);
 		if (bu->st.total > 0)
 			fprintf(r->f, "%ld,%ld,%.1f,%d,", bu->st.total, bu->st.tenants,
 				area_occupancy(&bu->st), bu->late[b]);
 		else
 			fprintf(r->f, ",,,%d,", bu->late[b]);
 		if (bu->waited >= 0)
-			fprintf(r->f, "%lld\n", bu->waited);
-		else
-			fputs("\n", r->f);
+			fprintf(r->f, "%lld", bu->waited);
+		fprintf(r->f, ",%s,%d,", path_names[r->path.kind], path_align(&r->path, bu->pages));
+		if (q->res.cma >= 0)
+			fprintf(r->f, "%d", q->res.cma);
+		fputc(',', r->f);
+		if (q->res.zeroed >= 0)
+			fprintf(r->f, "%d", q->res.zeroed);
+		fputc('\n', r->f);
 	}
 	/* on the results share at once: a run cut short keeps it */
 	fflush(r->f);
@@ -526,21 +556,27 @@ static int run_burst(const struct opts *o, struct run *r, long pages)
 	bu.waited = refill_then_read(o->area, o->wait_target, o->wait_max, o->pause_pidfile,
 				     &bu.st);
 	memset(r->sh->r, 0, bu.k * sizeof(r->sh->r[0]));
-	if (o->timeout <= 0)
-		do_requests(r->alloc_path, pages, 0, bu.k, r->sh);
-	else
+	if (path_prepare(&r->path, o->dir, o->area, pages)) {
+		keeper_resume();
+		return 1;
+	}
+	if (o->timeout <= 0) {
+		do_requests(&r->path, pages, 0, bu.k, r->sh);
+		path_collect(&r->path);
+	} else {
 		timed_requests(o, r, &bu);
+	}
 	for (int b = 0; b < bu.k; b++) {
-		if (!r->sh->r[b].err)
-			bu.held += pages;
-		else
+		/* a dma fallback failed as CMA, but its buffer is freed with the others */
+		bu.held += r->sh->r[b].res.held;
+		if (r->sh->r[b].res.err)
 			r->failures++;
 		r->timeouts += bu.late[b];
 	}
 	sleep_ms(o->hold);
 	t_free0 = now_ns();
 	/* debugfs frees whole earlier allocations, up to the count written */
-	if (bu.held && free_pages(r->free_path, bu.held, r->lock_fd)) {
+	if (bu.held && free_pages(&r->path, bu.held, r->lock_fd)) {
 		fprintf(stderr, "cma-alloc: freeing %ld pages: %s\n", bu.held, strerror(errno));
 		keeper_resume();
 		return 1;

@@ -1,0 +1,76 @@
+/* Our kernel module, built with each kernel (kmod.h). */
+#include "kbuild/kmod.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Everything the module's build reads from workloads/kmod/. */
+static const char *const kmod_sources[] = { "Kbuild", "cmabench_dma.c" };
+
+static char *kmod_src(const struct cmb_env *env, const char *name)
+{
+	char *rel = xasprintf("workloads/kmod/%s", name);
+	char *p = env_src(env, rel);
+
+	free(rel);
+	return p;
+}
+
+int kmod_hash(const struct cmb_env *env, struct hash *h, struct strbuf *errs)
+{
+	int rc = 0;
+
+	hash_str(h, "kmod");
+	for (size_t i = 0; i < ARRAY_SIZE(kmod_sources); i++) {
+		char *p = kmod_src(env, kmod_sources[i]);
+
+		hash_str(h, kmod_sources[i]);
+		if (hash_file(h, p)) {
+			sb_addf(errs, "%s: cannot read the module's source: %s\n", p,
+				strerror(errno));
+			rc = -1;
+		}
+		free(p);
+	}
+	return rc;
+}
+
+int kmod_copy_source(const struct cmb_env *env, const char *dir)
+{
+	int rc = mkdir_p(dir);
+
+	for (size_t i = 0; !rc && i < ARRAY_SIZE(kmod_sources); i++) {
+		char *from = kmod_src(env, kmod_sources[i]);
+		char *to = path_join(dir, kmod_sources[i]);
+
+		rc = copy_file(from, to);
+		if (rc)
+			err_msg("%s: %s", from, strerror(errno));
+		free(from);
+		free(to);
+	}
+	return rc;
+}
+
+void kmod_make_modules(const struct kmake *m, int jobs, const char *objdir,
+		       struct strlist *argv)
+{
+	kmake_argv(m, argv);
+	sl_addf(argv, "-j%d", jobs);
+	kmake_vars(m, argv);
+	if (objdir)
+		sl_addf(argv, "O=%s", objdir);
+	sl_add(argv, "modules");
+}
+
+void kmod_make_ours(const struct kmake *m, const char *objdir, const char *moddir,
+		    struct strlist *argv)
+{
+	kmake_argv(m, argv);
+	kmake_vars(m, argv);
+	if (objdir)
+		sl_addf(argv, "O=%s", objdir);
+	sl_addf(argv, "M=%s", moddir);
+	sl_add(argv, "modules");
+}
