@@ -20,7 +20,7 @@
 static void test_fragment_cma(void **state)
 {
 	const char *why;
-	char *f = dtb_fragment(SETUP_CMA, 64ull << 20, 2, 2, &why);
+	char *f = dtb_fragment(SETUP_CMA, 64ull << 20, true, 2, 2, &why);
 
 	(void)state;
 	assert_null(why);
@@ -30,7 +30,7 @@ static void test_fragment_cma(void **state)
 	assert_non_null(strstr(f, "#size-cells = <2>;"));
 	assert_non_null(strstr(f, "ranges;"));
 	/* the area cma= makes on x86 is called "reserved": so is this node */
-	assert_non_null(strstr(f, "\t\treserved {\n"));
+	assert_non_null(strstr(f, "\t\tcmb_area: reserved {\n"));
 	assert_non_null(strstr(f, "compatible = \"shared-dma-pool\";"));
 	assert_non_null(strstr(f, "reusable;"));
 	assert_non_null(strstr(f, "size = <0x0 0x4000000>;"));
@@ -42,25 +42,35 @@ static void test_fragment_cma(void **state)
 static void test_fragment_gcma(void **state)
 {
 	const char *why;
-	char *f = dtb_fragment(SETUP_GCMA, 3ull << 30, 2, 2, &why);
+	char *f = dtb_fragment(SETUP_GCMA, 3ull << 30, true, 2, 2, &why);
 
 	(void)state;
 	assert_null(why);
 	assert_non_null(f);
-	assert_non_null(strstr(f, "\t\tgcma {\n"));
+	assert_non_null(strstr(f, "\t\tcmb_area: gcma {\n"));
 	assert_non_null(strstr(f, "compatible = \"shared-dma-pool\";"));
 	assert_non_null(strstr(f, "reusable;"));
 	assert_non_null(strstr(f, "guarantee;"));
-	/* not the default area: cma= (area "reserved") can sit beside it */
-	assert_null(strstr(f, "linux,cma-default"));
+	/* the default area, as gcma=SIZE,default makes it on x86 */
+	assert_non_null(strstr(f, "linux,cma-default;"));
 	assert_non_null(strstr(f, "size = <0x0 0xc0000000>;"));
+	/* the device our module binds, given the area as the seeds give one */
+	assert_non_null(strstr(f, "cmb_area: gcma {"));
+	assert_non_null(strstr(f, "compatible = \"cmabench,dma\";"));
+	assert_non_null(strstr(f, "memory-region = <&cmb_area>;"));
+	free(f);
+	/* not the default area beside a cma= of the command line, which the
+	 * kernel would take instead of a default node, dropping it */
+	f = dtb_fragment(SETUP_GCMA, 64ull << 20, false, 2, 2, &why);
+	assert_non_null(strstr(f, "guarantee;"));
+	assert_null(strstr(f, "linux,cma-default"));
 	free(f);
 	/* a 64-bit size in two cells */
-	f = dtb_fragment(SETUP_GCMA, 5ull << 30, 2, 2, &why);
+	f = dtb_fragment(SETUP_GCMA, 5ull << 30, true, 2, 2, &why);
 	assert_non_null(strstr(f, "size = <0x1 0x40000000>;"));
 	free(f);
 	/* one size cell */
-	f = dtb_fragment(SETUP_GCMA, 64ull << 20, 1, 1, &why);
+	f = dtb_fragment(SETUP_GCMA, 64ull << 20, true, 1, 1, &why);
 	assert_non_null(strstr(f, "size = <0x4000000>;"));
 	assert_non_null(strstr(f, "#size-cells = <1>;"));
 	free(f);
@@ -71,9 +81,9 @@ static void test_fragment_none(void **state)
 	const char *why = "unset";
 
 	(void)state;
-	assert_null(dtb_fragment(SETUP_NONE, 64ull << 20, 2, 2, &why));
+	assert_null(dtb_fragment(SETUP_NONE, 64ull << 20, true, 2, 2, &why));
 	assert_null(why);
-	assert_null(dtb_fragment(SETUP_CARVEOUT, 64ull << 20, 2, 2, &why));
+	assert_null(dtb_fragment(SETUP_CARVEOUT, 64ull << 20, true, 2, 2, &why));
 	assert_null(why);
 }
 
@@ -82,9 +92,9 @@ static void test_fragment_bad_cells(void **state)
 	const char *why;
 
 	(void)state;
-	assert_null(dtb_fragment(SETUP_GCMA, 5ull << 30, 2, 1, &why));
+	assert_null(dtb_fragment(SETUP_GCMA, 5ull << 30, true, 2, 1, &why));
 	assert_non_null(strstr(why, "#size-cells"));
-	assert_null(dtb_fragment(SETUP_CMA, 64ull << 20, 3, 2, &why));
+	assert_null(dtb_fragment(SETUP_CMA, 64ull << 20, true, 3, 2, &why));
 	assert_non_null(strstr(why, "#address-cells"));
 }
 
@@ -101,7 +111,7 @@ static void test_fragment_compiles(void **state)
 	}
 	assert_non_null(mkdtemp(dir));
 	for (int s = SETUP_CMA; s <= SETUP_GCMA; s++) {
-		char *frag = dtb_fragment((enum setup)s, 64ull << 20, 2, 2, &why);
+		char *frag = dtb_fragment((enum setup)s, 64ull << 20, true, 2, 2, &why);
 		char *src = xasprintf("/dts-v1/;\n/ {\n\t#address-cells = <2>;\n\t#size-cells = <2>;\n"
 				      "\tmemory@40000000 {\n\t\tdevice_type = \"memory\";\n"
 				      "\t\treg = <0x0 0x40000000 0x0 0x10000000>;\n\t};\n};\n%s", frag);

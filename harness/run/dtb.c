@@ -15,8 +15,8 @@ static int add_cells(struct strbuf *sb, uint64_t value, int cells)
 	return 0;
 }
 
-char *dtb_fragment(enum setup s, uint64_t area, int addr_cells, int size_cells,
-		   const char **why)
+char *dtb_fragment(enum setup s, uint64_t area, bool gcma_default, int addr_cells,
+		   int size_cells, const char **why)
 {
 	struct strbuf sb = { 0 };
 	const char *name = setup_area_name(s);
@@ -31,7 +31,7 @@ char *dtb_fragment(enum setup s, uint64_t area, int addr_cells, int size_cells,
 	sb_add(&sb, "\n/* cmabench: the run's reserved area */\n/ {\n\treserved-memory {\n");
 	sb_addf(&sb, "\t\t#address-cells = <%d>;\n\t\t#size-cells = <%d>;\n\t\tranges;\n\n",
 		addr_cells, size_cells);
-	sb_addf(&sb, "\t\t%s {\n", name);
+	sb_addf(&sb, "\t\tcmb_area: %s {\n", name);
 	sb_add(&sb, "\t\t\tcompatible = \"shared-dma-pool\";\n\t\t\treusable;\n\t\t\tsize = <");
 	if (add_cells(&sb, area, size_cells)) {
 		sb_free(&sb);
@@ -39,11 +39,14 @@ char *dtb_fragment(enum setup s, uint64_t area, int addr_cells, int size_cells,
 		return NULL;
 	}
 	sb_add(&sb, ">;\n");
-	if (s == SETUP_CMA)
-		sb_add(&sb, "\t\t\tlinux,cma-default;\n");
-	else
+	if (s == SETUP_GCMA)
 		sb_add(&sb, "\t\t\tguarantee;\n");
-	sb_add(&sb, "\t\t};\n\t};\n};\n");
+	if (s == SETUP_CMA || gcma_default)
+		sb_add(&sb, "\t\t\tlinux,cma-default;\n");
+	sb_add(&sb, "\t\t};\n\t};\n\n");
+	/* workloads/kmod/cmabench_dma.c binds to it (alloc-path=dma) */
+	sb_add(&sb, "\tcmabench-dma {\n\t\tcompatible = \"cmabench,dma\";\n"
+	       "\t\tmemory-region = <&cmb_area>;\n\t};\n};\n");
 	return sb_detach(&sb);
 }
 
@@ -62,7 +65,7 @@ static int root_cells(const char *dtb, const char *prop)
 }
 
 int dtb_make(const struct cmb_env *env, const struct vm_config *vc, enum setup s, uint64_t area,
-	     const char *work_dir, char **dtb, struct strbuf *errs)
+	     bool gcma_default, const char *work_dir, char **dtb, struct strbuf *errs)
 {
 	struct vm_config dump = *vc;
 	struct strlist argv = { 0 };
@@ -103,7 +106,7 @@ int dtb_make(const struct cmb_env *env, const struct vm_config *vc, enum setup s
 			goto out;
 		}
 	}
-	frag = dtb_fragment(s, area, ac, sc, &why);
+	frag = dtb_fragment(s, area, gcma_default, ac, sc, &why);
 	if (why) {
 		sb_addf(errs, "%s: %s\n", qemu_dtb, why);
 		goto out;

@@ -9,6 +9,7 @@
 #ifndef CMB_DTB_H
 #define CMB_DTB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lib/env.h"
@@ -25,12 +26,16 @@
  * cma: a shared-dma-pool, reusable, linux,cma-default node called
  * "reserved" (the area cma= makes on x86); gcma: a shared-dma-pool,
  * reusable node called "gcma" with the "guarantee" property (the area gcma=
- * makes on x86; not the default area, so cma= can sit beside it); none and
- * carveout: nothing (NULL). NULL with *why set when the size does not fit
- * the cells.
+ * makes on x86), the default area as gcma=SIZE,default makes it unless
+ * gcma_default is false (a command line with its own cma=, which the kernel
+ * would prefer, dropping a default node); none and carveout: nothing
+ * (NULL). Beside the area, the device our module binds to (compatible
+ * "cmabench,dma"), its memory-region the area: the seeds' way of giving a
+ * device its area (alloc-path=dma). NULL with *why set when the size does
+ * not fit the cells.
  */
-char *dtb_fragment(enum setup s, uint64_t area, int addr_cells, int size_cells,
-		   const char **why);
+char *dtb_fragment(enum setup s, uint64_t area, bool gcma_default, int addr_cells,
+		   int size_cells, const char **why);
 
 /*
  * Makes the tree of a run booted with vc (its argv as it will run, without
@@ -39,6 +44,6 @@ char *dtb_fragment(enum setup s, uint64_t area, int addr_cells, int size_cells,
  * in work_dir, the caller's to remove). Errors go to errs.
  */
 int dtb_make(const struct cmb_env *env, const struct vm_config *vc, enum setup s, uint64_t area,
-	     const char *work_dir, char **dtb, struct strbuf *errs);
+	     bool gcma_default, const char *work_dir, char **dtb, struct strbuf *errs);
 
 #endif

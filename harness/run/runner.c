@@ -30,6 +30,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Whether a command line sets a cma= of its own (a word "cma=...", not gcma=). */
+static bool append_has_cma(const char *append)
+{
+	for (const char *p = append; p && (p = strstr(p, "cma=")); p += 4)
+		if (p == append || p[-1] == ' ')
+			return true;
+	return false;
+}
+
 static struct kernel *kernel_for(struct run_ctx *ctx, const struct run_spec *s, int *ok)
 {
 	for (unsigned int i = 0; i < kvariants_count(); i++)
@@ -518,7 +527,8 @@ static const char *boot(struct one_run *o)
 		struct strbuf errs = { 0 };
 
 		o->dtb_dir = xasprintf("%s.dtb.d", o->scratch);
-		if (dtb_make(o->ctx->env, &vc, s->setup, s->area, o->dtb_dir, &o->dtb, &errs)) {
+		if (dtb_make(o->ctx->env, &vc, s->setup, s->area, !append_has_cma(s->append),
+			     o->dtb_dir, &o->dtb, &errs)) {
 			err_msg("%s/%s: %s", o->r->scn->name, o->r->name, errs.buf);
 			sb_free(&errs);
 			goto out;

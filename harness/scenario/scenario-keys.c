@@ -139,7 +139,7 @@ static const struct key_def keys[] = {
 	  .help = "passed to the job file as `${FIO_SIZE}`" },
 	{ "alloc-count", K_ALLOC_COUNT, T_LONG, OFF(alloc_count), .guest = true, .def = "10", .min = 0,
 	  .max = 100000,
-	  .help = "allocations per size through `/sys/kernel/debug/cma/<area>/alloc`" },
+	  .help = "allocations per size, each through `alloc-path`" },
 	{ "alloc-pages", K_ALLOC_PAGES, T_LONG_LIST, OFF(alloc_pages), .guest = true, .def = "1024", .min = 1,
 	  .max = 1L << 22,
 	  .help = "request sizes in pages, comma-separated, e.g. `1,512,1024`" },

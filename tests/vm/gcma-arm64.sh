@@ -5,7 +5,8 @@
 # Runs every check of tests/vm/gcma.sh on it, then checks that the area came
 # from the device tree, and that a device-tree area without "guarantee"
 # stays a plain CMA area on the same kernel; then tests/vm/gcma-stale.sh's
-# integrity checks on arm64. Prints TAP.
+# integrity checks on arm64, and tests/vm/paths.sh's allocation paths.
+# Prints TAP.
 : "${CMABENCH:?set by make check}"
 : "${TESTS_BUILDDIR:?set by make check}"
 if [ "${CMABENCH_ARM64:-no}" != yes ]; then
@@ -24,9 +25,9 @@ export GCMA_ARCH=arm64
 dts="$run/devicetree.dts"
 check "the run's device tree source is kept in its results ($dts)" [ -s "$dts" ]
 check "its reserved-memory node gcma is a reusable shared-dma-pool with guarantee" \
-	sh -c "awk '/^\t\tgcma \{/,/\};/' '$dts' | grep -q 'compatible = \"shared-dma-pool\"' &&
-		awk '/^\t\tgcma \{/,/\};/' '$dts' | grep -q 'reusable;' &&
-		awk '/^\t\tgcma \{/,/\};/' '$dts' | grep -q 'guarantee;'"
+	sh -c "awk '/^\t\t(cmb_area: )?gcma \{/,/\};/' '$dts' | grep -q 'compatible = \"shared-dma-pool\"' &&
+		awk '/^\t\t(cmb_area: )?gcma \{/,/\};/' '$dts' | grep -q 'reusable;' &&
+		awk '/^\t\t(cmb_area: )?gcma \{/,/\};/' '$dts' | grep -q 'guarantee;'"
 check "the kernel command line has no gcma=" \
 	sh -c "grep 'Kernel command line:' '$con' | grep -qv 'gcma='"
 line=$(grep -E 'OF: reserved mem: initialized node gcma, compatible id shared-dma-pool' "$con" | head -n 1)
@@ -47,7 +48,7 @@ check "the run's metadata says arch arm64" grep -qE '"arch": ?"arm64"' "$run/met
 plain=$(first "$res"/plain/gcma-functional-*/runs/gcma-r1)
 check "the guest boots with a device-tree CMA area without guarantee" grep -qx ok "$plain/status"
 check "its device tree has the reserved node, linux,cma-default, no guarantee" \
-	sh -c "awk '/^\t\treserved \{/,/\};/' '$plain/devicetree.dts' | grep -q 'linux,cma-default;' &&
+	sh -c "awk '/^\t\t(cmb_area: )?reserved \{/,/\};/' '$plain/devicetree.dts' | grep -q 'linux,cma-default;' &&
 		! grep -q 'guarantee' '$plain/devicetree.dts'"
 check "the kernel made it a CMA memory pool from the device tree" \
 	grep -q 'OF: reserved mem: initialized node reserved, compatible id shared-dma-pool' \
@@ -63,3 +64,9 @@ check "no BUG or oops on its console" no_splat "$plain/console.log"
 # The integrity tests of tests/vm/gcma-stale.sh on arm64 guests.
 # shellcheck source=tests/vm/gcma-stale.sh
 . "$(dirname "$0")/gcma-stale.sh"
+
+# The allocation paths on arm64: the heap of the device tree's default
+# area, and our dma device bound to the area through memory-region.
+export PATHS_ARCH=arm64
+# shellcheck source=tests/vm/paths.sh
+. "$(dirname "$0")/paths.sh"

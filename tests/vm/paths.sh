@@ -8,16 +8,22 @@
 # the device paths' 1024- and 8192-page requests and the configured one on
 # debugfs; every buffer of the device paths read zero; nothing stayed
 # allocated; a dma request that the held area cannot serve is a failure.
-# Prints TAP.
+# PATHS_ARCH=arm64 (tests/vm/gcma-arm64.sh): on arm64 guests, whose areas
+# come from the device tree and whose dma device is bound to its area
+# through memory-region, as the seeds bind one. Prints TAP.
 : "${TESTS_BUILDDIR:?set by make check}"
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"
 
 vm_test
-"$CMABENCH" run --results "$res" alloc-paths
+PARCH=${PATHS_ARCH:-x86_64}
+"$CMABENCH" run --results "$res/paths" --set "arch=$PARCH" alloc-paths
 rc=$?
-dir=$(first "$res"/alloc-paths-*)
-check "cmabench run alloc-paths succeeded (exit $rc)" [ "$rc" -eq 0 ]
+dir=$(first "$res"/paths/alloc-paths-*)
+# x86 binds no device to an area: ours allocates from the default one
+bound="the default area"
+[ "$PARCH" = arm64 ] && bound="its memory-region"
+check "cmabench run alloc-paths ($PARCH) succeeded (exit $rc)" [ "$rc" -eq 0 ]
 
 # the alignments cma_alloc_start carried for 1024 and 8192 pages, "1024:A 8192:B"
 aligns() {
@@ -32,6 +38,7 @@ for s in cma gcma; do
 	[ $s = cma ] && area=reserved
 	check "$s: the run ended ok ($(val "$run/status"))" grep -qx ok "$run/status"
 	check "$s: cmabench_dma.ko loaded" grep -q 'cmabench-init: cmabench_dma loaded' "$run/console.log"
+	check "$s: the dma device allocates from $bound" grep -q "allocating from $bound" "$run/console.log"
 	check "$s: the heap is the area's ($(tr '\n' ' ' < "$run/paths-heaps" 2>/dev/null))" \
 		grep -qx "$area" "$run/paths-heaps"
 	for p in heap dma; do
