@@ -1,7 +1,17 @@
 /*
  * docs/published.csv: the published figures, one value a row (figure,
- * metric, set-up, size, value, unit, source), read once and looked up by
- * the figure files (repro-*.c).
+ * metric, set-up, size, value, unit, source, tolerance), read once and
+ * looked up by the figure files (repro-*.c).
+ *
+ * tolerance is the band B a claim of ours must lie in to agree (repro-
+ * verdict.c decides); empty: a transcribed value the tables show, judged
+ * by no claim of its own. F and D are numbers:
+ *   xF          a magnitude: B = [value / F, value * F]
+ *   <=xF        "up to": from no effect (1 for a ratio, 0 else) to value * F
+ *   >=xF        "at least": value / F and above
+ *   +-D         B = [value - D, value + D]
+ *   direction   the side of no effect the value is on, nothing more
+ *   not comparable: WHY   no claim of ours can be judged against it
  */
 #include "lib/csv.h"
 #include "reproduce/repro-common.h"
@@ -12,7 +22,7 @@
 #include <string.h>
 
 static const char *const pub_cols[] = { "figure", "metric", "setup", "size", "value", "unit",
-					"source" };
+					"source", "tolerance" };
 #define NPUB ARRAY_SIZE(pub_cols)
 
 int published_load(struct published *p, const char *path, const char *label,
@@ -61,10 +71,15 @@ int published_load(struct published *p, const char *path, const char *label,
 		r->value = xstrdup(csv_field(&c, idx[4]));
 		r->unit = xstrdup(csv_field(&c, idx[5]));
 		r->source = xstrdup(csv_field(&c, idx[6]));
+		r->tolerance = xstrdup(csv_field(&c, idx[7]));
 		errno = 0;
 		r->v = strtod(r->value, &end);
 		if (end == r->value || *end || errno) {
 			sb_addf(errs, "%s:%zu: value '%s' is not a number\n", path, c.lineno, r->value);
+			ret = -1;
+		} else if (band_parse(r->tolerance, r->v, r->unit, r->metric, &r->band)) {
+			sb_addf(errs, "%s:%zu: tolerance '%s' is not a band (xF, <=xF, >=xF, +-D, "
+				"direction, not comparable: why)\n", path, c.lineno, r->tolerance);
 			ret = -1;
 		}
 	}
@@ -84,6 +99,7 @@ void published_free(struct published *p)
 		free(r->value);
 		free(r->unit);
 		free(r->source);
+		free(r->tolerance);
 	}
 	free(p->rows);
 	free(p->label);
