@@ -138,7 +138,7 @@ static void retries_partial(struct strbuf *md, const struct picks *ps, const cha
 		if (!pick_ok(&ps->v[i], section))
 			continue;
 		run_retries(&ps->v[i], &sum, &traced, &untraced);
-		if (untraced && !traced)
+		if (!traced)
 			sb_addf(&none, "%s`%s`", none.len ? ", " : "", prun(&ps->v[i])->name);
 		else if (untraced)
 			sb_addf(md, "%s%s per request in `%s`, whose trace lost the retries of %zu "
@@ -164,6 +164,9 @@ static void cma_work(struct strbuf *md, const struct picks *ps, const char *cma)
 			repro_num(over_reps(mig.v, mig.n).med), repro_range(over_reps(mig.v, mig.n)));
 		facts_cover(md, &mig, "no vmstat snapshot");
 		sb_add(md, ")");
+	} else if (mig.runs) {
+		sb_addf(md, "; pages migrated n/a in %s (no request, or no vmstat snapshot)",
+			mig.left.buf);
 	}
 	if (rt.n) {
 		struct over o = over_reps(rt.v, rt.n);
@@ -174,6 +177,7 @@ static void cma_work(struct strbuf *md, const struct picks *ps, const char *cma)
 	}
 	if (rt.n < rt.runs)
 		retries_partial(md, ps, cma);
+	/* retries_partial names every run that is not traced whole */
 	facts_free(&mig);
 	facts_free(&rt);
 }
@@ -194,6 +198,12 @@ void area_facts(struct strbuf *md, const struct picks *ps, const char *cma, cons
 		sb_add(md, ")");
 		/* the runs' range beside the median: a few runs in the slow regime
 		 * (thousands of failed migrations) hide behind a median of runs */
+		cma_work(md, ps, cma);
+		sb_add(md, ". ");
+	} else if (c0.runs) {
+		/* no occupancy recorded: the migrations and retries still said */
+		sb_add(md, "In our runs, CMA's area occupancy was not recorded (no "
+		       "`area_occupancy_pct` in alloc.csv)");
 		cma_work(md, ps, cma);
 		sb_add(md, ". ");
 	}
