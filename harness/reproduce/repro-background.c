@@ -252,7 +252,8 @@ static void background_verdict(struct strbuf *md, const struct bg_fig *b, const 
 	sb_add(md, "\nWhat the verdict tests: each claim's band B comes from the tolerance column "
 	       "of `docs/published.csv`; ours is the Hodges-Lehmann ratio of the per-repetition "
 	       "elapsed times the first table shows, with its exact 95% interval (q over this "
-	       "table).\n\n");
+	       "table): the median of every run-against-run ratio, not the overhead table's "
+	       "median over `none`'s median, so the two estimates can part.\n\n");
 	claims_adjust(c, n);
 	claims_table(md, c, n);
 	claims_verdict(md, c, n, NULL);

@@ -206,7 +206,8 @@ static void latency_verdict(struct strbuf *md, const struct published *pub,
 	sb_add(md, "What the verdict tests: each claim's band B comes from the tolerance column "
 	       "of `docs/published.csv`; ours is the Hodges-Lehmann CMA / GCMA of the "
 	       "per-repetition averages the ratio table shows, with its exact 95% interval "
-	       "(q over this table).\n\n");
+	       "(q over this table): the median of every CMA-against-GCMA run pair, beside the "
+	       "table's ratio of medians.\n\n");
 	claims_adjust(c, n);
 	claims_table(md, c, n);
 	if (!ps->n)
