@@ -1,8 +1,9 @@
 /*
- * Verdicts (repro-verdict.h): the tolerance band of a published row, ours
- * from per-run values, and the one decision every figure's claims go
- * through. Distances are taken on the band's scale (logs for ratios and
- * overheads), so "x2 above" means the same at 10x as at 100x.
+ * Verdicts (repro-verdict.h): ours from per-run values, and the one
+ * decision every figure's claims go through against a row's band (parsed
+ * by published.c as the csv is read). Distances are taken on the band's
+ * scale (logs for ratios and overheads), so "x2 above" means the same at
+ * 10x as at 100x.
  */
 #include "reproduce/repro-common.h"
 
@@ -26,64 +27,6 @@ static double scale_t(enum band_scale sc, double v)
 static double scale_inv(enum band_scale sc, double t)
 {
 	return sc == SC_LIN ? t : sc == SC_LOG ? exp(t) : expm1(t) * 100;
-}
-
-/* "x2" -> 2 after the prefix; false unless a positive number ends the string */
-static bool band_factor(const char *s, const char *prefix, double *f)
-{
-	size_t n = strlen(prefix);
-	char *end;
-
-	if (strncmp(s, prefix, n))
-		return false;
-	errno = 0;
-	*f = strtod(s + n, &end);
-	return end != s + n && !*end && !errno && *f > 0;
-}
-
-int band_parse(const char *tol, double v, const char *unit, const char *metric, struct band *b)
-{
-	size_t ml = strlen(metric);
-	double f;
-
-	memset(b, 0, sizeof(*b));
-	b->sc = !strcmp(unit, "x") ? SC_LOG
-		: ml > 9 && !strcmp(metric + ml - 9, "-overhead") ? SC_OVERHEAD : SC_LIN;
-	b->null = b->sc == SC_LOG ? 1 : 0;
-	b->side = v > b->null ? 1 : v < b->null ? -1 : 0;
-	b->lo = -INFINITY;
-	b->hi = INFINITY;
-	if (!*tol)
-		return 0;
-	if (!strncmp(tol, "not comparable: ", 16) && tol[16]) {
-		b->kind = BAND_NC;
-		b->why = tol + 16;
-		return 0;
-	}
-	b->kind = BAND_RANGE;
-	if (!strcmp(tol, "direction")) {
-		b->direction = true;
-		if (b->side > 0)
-			b->lo = b->null;
-		else if (b->side < 0)
-			b->hi = b->null;
-		return b->side ? 0 : -1;
-	}
-	if (band_factor(tol, "x", &f) && f >= 1) {
-		b->lo = fmin(v / f, v * f);
-		b->hi = fmax(v / f, v * f);
-	} else if (band_factor(tol, "<=x", &f) && b->side > 0) {
-		b->lo = b->null;
-		b->hi = v * f;
-	} else if (band_factor(tol, ">=x", &f) && b->side > 0) {
-		b->lo = v / f;
-	} else if (band_factor(tol, "+-", &f)) {
-		b->lo = v - f;
-		b->hi = v + f;
-	} else {
-		return -1;
-	}
-	return 0;
 }
 
 void ours_range(struct ours *o, double lo, double hi, size_t n)
