@@ -10,7 +10,9 @@
 #include "report/report.h"
 #include "report/stats.h"
 #include "reproduce/reproduce.h"
+#include "reproduce/repro-verdict.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,35 +81,13 @@ void no_results(struct strbuf *md, const char *scenario, const char *const *sect
 void describe_env(struct strbuf *md, const struct picks *ps);
 
 /*
- * What the allocators had to do in our runs: the area's occupancy the first
- * (and, for GCMA, the last) request met, as alloc.csv records it, and, per
- * CMA request, the pages migrated and busy retries. Appends one or two
- * sentences; nothing if no run has them.
+ * What the allocators had to do in our runs (repro-facts.c): the area's
+ * occupancy the first (and, for GCMA, the last) request met, as alloc.csv
+ * records it, and, per CMA request, the pages migrated and busy retries,
+ * over every ok run: the runs without a value are named, a partly traced
+ * run gives a bound. Appends one or two sentences; nothing if no run has them.
  */
 void area_facts(struct strbuf *md, const struct picks *ps, const char *cma, const char *gcma);
-
-/* ---- verdicts: one per published figure ---- */
-enum verdict { V_AGREES, V_DIFFERS, V_NOT_COMPARABLE };
-
-/* "**Verdict: differs.** why" as its own paragraph. */
-void verdict_line(struct strbuf *md, enum verdict v, const char *why);
-/*
- * The figure's comparisons (the scenario key's form, "burst-p50:cma/gcma")
- * tested on the first data set of ps as a family of their own.
- */
-struct primary_outcome *figure_tests(const struct picks *ps, const char *text,
-				     struct primaries *out);
-/* "x0.66 (95% interval x0.44 to x1.16, q 0.222)" */
-const char *outcome_text(const struct primary_outcome *o);
-/* The smallest two-sided exact p of n against m: 2 / C(n + m, n). */
-double smallest_p(size_t n, size_t m);
-/*
- * How many of the outcomes are significant (q < 0.05) with B below A
- * (lower) or above it; why (a buffer of the caller's) gets "not comparable"
- * reasons: a comparison with too few runs to ever be significant.
- */
-size_t outcomes_significant(const struct primary_outcome *o, size_t n, bool lower,
-			    struct strbuf *too_few);
 
 /* Ends a paragraph: trailing blanks dropped, a blank line. */
 void end_paragraph(struct strbuf *md);

@@ -12,11 +12,36 @@
 #include "dataset/dataset.h"
 #include "lib/util.h"
 
-/* One line of docs/published.csv: figure,metric,setup,size,value,unit,source */
-struct pub_row {
-	char *figure, *metric, *setup, *size, *value, *unit, *source;
-	double v;                   /* value as a number */
+/*
+ * A published row's tolerance band B (its tolerance column; the grammar is
+ * in published.c and docs/reports.md), in the row's unit. A claim is judged
+ * on a scale where distances mean the same everywhere: the logarithm of a
+ * ratio (unit x), of 1 + an overhead / 100 (a metric ending in -overhead),
+ * else the value itself.
+ */
+enum band_kind { BAND_NONE, BAND_RANGE, BAND_NC };
+enum band_scale { SC_LIN, SC_LOG, SC_OVERHEAD };
+
+struct band {
+	enum band_kind kind;        /* NONE: a transcribed value, no claim of its own */
+	const char *why;            /* BAND_NC: why not comparable (points into the row) */
+	double lo, hi;              /* B; -INFINITY / INFINITY where open */
+	double null;                /* no effect: 1 for a ratio, 0 else */
+	int side;                   /* the published value's side of null: -1, 0, +1 */
+	bool direction;             /* B is the published direction only */
+	enum band_scale sc;
 };
+
+/* One line of docs/published.csv: figure,metric,setup,size,value,unit,source,tolerance */
+struct pub_row {
+	char *figure, *metric, *setup, *size, *value, *unit, *source, *tolerance;
+	double v;                   /* value as a number */
+	struct band band;           /* tolerance parsed */
+};
+
+/* The band of tol around v; -1 if tol does not parse. */
+int band_parse(const char *tol, double v, const char *unit, const char *metric,
+	       struct band *b);
 
 struct published {
 	struct pub_row *rows;
