@@ -176,14 +176,16 @@ static void test_csv(void **state)
 	c = dataset_counters_csv(&ds);
 	assert_non_null(strstr(a, "run,section,rep,setup,kernel,status,seq,burst,start_ns,pages,"
 			       "latency_ns,kernel_latency_ns,busy_retries,errorno,success,errno,"
-			       "free_latency_ns,flags,tag,area_occupancy_pct,timed_out,refill_wait_ns\n"));
+			       "free_latency_ns,flags,tag,area_occupancy_pct,timed_out,refill_wait_ns,"
+			       "path,align,kernel_align,from_area,zeroed\n"));
 	/* This fixture's driver wrote no burst column: empty, start_ns kept;
-	 * nor timed_out: 0, nor a refill wait: empty. */
+	 * nor timed_out: 0, nor a refill wait: empty, nor a path: debugfs at
+	 * alignment 0, the alignment its trace's cma_alloc_start says too. */
 	assert_non_null(strstr(a, "\nvanilla-r1,vanilla,1,cma,vanilla,ok,0,,18574676093,1024,"
-			       "19304904,18108733,0,0,1,0,839836,,,,0,\n"));
+			       "19304904,18108733,0,0,1,0,839836,,,,0,,debugfs,0,0,,\n"));
 	assert_non_null(strstr(a, "\nvanilla-r2,vanilla,2,cma,vanilla,ok,0,,18574676093,1024,"
 			       "19306904,,,,1,0,"
-			       "839836,no-trace,,,0,\n"));
+			       "839836,no-trace,,,0,,debugfs,0,,,\n"));
 	assert_null(strstr(a, "broken-r1"));
 	assert_non_null(strstr(f, "\nvanilla-r1,vanilla,1,cma,vanilla,ok,fio-randread-smoke.json,"
 			       "randread,2212.615,9062870,252928,5210112,0.000,0,,,10004,\n"));
@@ -223,6 +225,50 @@ static void test_refill_wait(void **state)
 	}
 	assert_int_equal(waited, 2);
 	assert_true(none > 0);
+	sb_free(&errs);
+	dataset_free(&ds);
+}
+
+/*
+ * The allocation path: read where the driver wrote it, debugfs at
+ * alignment 0 in files from before the columns (the only path then); a dma
+ * buffer from the buddy allocator stays a failure.
+ */
+static void test_paths(void **state)
+{
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+	size_t dma = 0, old = 0;
+	char *csv;
+
+	(void)state;
+	assert_int_equal(dataset_load(&ds, TEST_DATA "/results/paths-fixture", &errs), 0);
+	for (size_t i = 0; i < ds.nallocs; i++) {
+		const struct ds_alloc *a = &ds.allocs[i];
+
+		if (strcmp(ds.runs[a->run].name, "cma-r1")) {
+			assert_string_equal(a->path, "debugfs");
+			assert_int_equal(a->align, 0);
+			assert_int_equal(a->from_area, -1);
+			assert_int_equal(a->zeroed, -1);
+			old++;
+			continue;
+		}
+		assert_string_equal(a->path, "dma");
+		assert_int_equal(a->align, 8);
+		assert_int_equal(a->from_area, a->seq == 0 ? 0 : a->timed_out ? -1 : 1);
+		assert_int_equal(a->zeroed, a->seq == 0 ? 1 : -1);
+		if (a->seq == 0)
+			assert_int_equal(a->success, 0);
+		dma++;
+	}
+	assert_int_equal(dma, 6);
+	assert_true(old > 0);
+	csv = dataset_alloc_csv(&ds);
+	assert_non_null(strstr(csv, ",refill_wait_ns,path,align,kernel_align,from_area,zeroed\n"));
+	assert_non_null(strstr(csv, ",dma,8,,0,1\n"));
+	assert_non_null(strstr(csv, ",debugfs,0,,,\n"));
+	free(csv);
 	sb_free(&errs);
 	dataset_free(&ds);
 }
@@ -576,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_disk_calibration),
 		cmocka_unit_test(test_trace_export),
 		cmocka_unit_test(test_refill_wait),
+		cmocka_unit_test(test_paths),
 	};
 
 	return cmocka_run_group_tests_name("dataset", tests, NULL, NULL);

@@ -18,7 +18,9 @@ ln -s /dev/full "$d/full/alloc"
 
 "$DRIVER" --dir "$d" --area fake --count 3 --pages 1,512 --out "$d/a.csv" 2> "$d/a.err"
 check "sweep exits 0" [ $? -eq 0 ]
-check "CSV header" [ "$(head -n 1 "$d/a.csv")" = "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,area_total,area_tenants,area_occupancy_pct,timed_out,refill_wait_ns" ]
+check "CSV header" [ "$(head -n 1 "$d/a.csv")" = "seq,burst,pages,start_ns,latency_ns,success,errno,free_latency_ns,area_total,area_tenants,area_occupancy_pct,timed_out,refill_wait_ns,path,align,from_area,zeroed" ]
+check "every row names its path, debugfs, at alignment 0" \
+	[ "$(csv_rows "$d/a.csv" 'path == "debugfs" && align == 0' | wc -l)" -eq 6 ]
 check "no refill wait asked: its cells are empty" [ "$(tail -n +2 "$d/a.csv" | cut -d, -f13 | sort -u)" = "" ]
 # the fake area has no count: its state is unknown, the cells empty
 check "area cells empty where the area's state cannot be read" [ "$(tail -n +2 "$d/a.csv" | cut -d, -f9-11 | sort -u)" = ",," ]
@@ -131,3 +133,24 @@ check "--free-lock: the driver ran" [ $? -eq 0 ]
 check "--free-lock: its free waited for the lock's holder" [ -e "$d/marker" ]
 check "--free-lock: then freed its 2 pages" [ "$(cat "$d/locked/free")" = 2 ]
 wait "$hp"
+
+# --align: debugfs's alloc_align written before each size, the order in the CSV.
+mkdir -p "$d/aligned" && : > "$d/aligned/alloc" && : > "$d/aligned/free" && : > "$d/aligned/alloc_align"
+"$DRIVER" --dir "$d" --area aligned --count 1 --pages 2 --align 3 --out "$d/al.csv" 2> /dev/null
+check "--align 3: the driver ran" [ $? -eq 0 ]
+check "--align 3: alloc_align written ($(cat "$d/aligned/alloc_align"))" [ "$(cat "$d/aligned/alloc_align")" = 3 ]
+check "--align 3: the CSV says align 3" [ "$(csv_rows "$d/al.csv" 'align == 3' | wc -l)" -eq 1 ]
+mkdir -p "$d/dmaal" && : > "$d/dmaal/alloc" && : > "$d/dmaal/free" && : > "$d/dmaal/alloc_align"
+"$DRIVER" --dir "$d" --area dmaal --count 1 --pages 1,512,4096 --align dma --out "$d/ad.csv" 2> /dev/null
+check "--align dma: orders as dma_alloc_contiguous() (min(order, 8): 0 9->8 12->8)" \
+	[ "$(csv_rows "$d/ad.csv" 1 align | tr '\n' ' ')" = "0 8 8 " ]
+mkdir -p "$d/noknob" && : > "$d/noknob/alloc" && : > "$d/noknob/free"
+"$DRIVER" --dir "$d" --area noknob --count 1 --pages 2 --align 1 --out "$d/nk.csv" 2> "$d/nk.err"
+check "--align on a kernel without alloc_align: an error that says so" \
+	sh -c "[ $? -ne 0 ] && grep -q 'without our debugfs alloc_align' '$d/nk.err'"
+"$DRIVER" --dir "$d" --area fake --count 1 --pages 2 --path heap --align 2 2> /dev/null
+check "--align with a device path is refused (exit 2)" [ $? -eq 2 ]
+"$DRIVER" --dir "$d" --area fake --count 1 --pages 2 --align eight 2> /dev/null
+check "--align eight is refused (exit 2)" [ $? -eq 2 ]
+"$DRIVER" --dir "$d" --area fake --count 1 --pages 2 --path mmap 2> /dev/null
+check "--path mmap is refused (exit 2)" [ $? -eq 2 ]

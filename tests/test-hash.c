@@ -77,6 +77,15 @@ static void test_keys(void **state)
 	put("linux.tar.xz", "another source");
 	key_of("vanilla", v2);
 	assert_string_not_equal(v1, v2);
+
+	/* and our module, built with every kernel */
+	key_of("vanilla", v1);
+	key_of("gcma", g1);
+	put("workloads/kmod/cmabench_dma.c", "int y;\n");
+	key_of("vanilla", v2);
+	key_of("gcma", g2);
+	assert_string_not_equal(v1, v2);
+	assert_string_not_equal(g1, g2);
 }
 
 static void test_missing_patch(void **state)
@@ -96,7 +105,9 @@ static void test_missing_patch(void **state)
  * The key of the C table that the variant files replaced, frozen here: the
  * shipped files must give the kernels already cached the same keys
  * (vanilla 12aef34e..., gcma 031c5092..., gcma-debug ad1296cd... on the
- * machine they were built on).
+ * machine they were built on), plus the module's sources, which every key
+ * covers since the module is built with each kernel (issue 44: every key
+ * changed once).
  */
 struct old_variant {
 	const char *name;
@@ -154,6 +165,15 @@ static void old_key(const struct cmb_env *e, const struct cmb_arch *a,
 		}
 		free(text);
 		free(series);
+	}
+	hash_str(h, "kmod");
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? "cmabench_dma.c" : "Kbuild";
+		char *p = xasprintf("%s/workloads/kmod/%s", e->srcdir, name);
+
+		hash_str(h, name);
+		assert_int_equal(hash_file(h, p), 0);
+		free(p);
 	}
 	free(gcc);
 	free(cc);
@@ -310,6 +330,8 @@ static int setup(void **state)
 	put("kernel-patches/0001-x.patch", "--- a/x\n+++ b/x\n");
 	put("kernel-patches/configs/base.config", "CONFIG_CMA=y\n");
 	put("kernel-patches/configs/gcma.config", "CONFIG_GCMA=y\n");
+	put("workloads/kmod/Kbuild", "obj-m := cmabench_dma.o\n");
+	put("workloads/kmod/cmabench_dma.c", "int x;\n");
 	return 0;
 }
 

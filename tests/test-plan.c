@@ -209,7 +209,8 @@ static void test_setups(void **state)
 	assert_non_null(strstr(errs.buf, "999999 pages exceed the area (8192 pages) (in [noarea])"));
 	assert_int_equal(scenario_override(&s, "alloc-pages=16", &ctx, &errs), 0);
 	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
-	assert_non_null(strstr(plan.runs[0].cmdline, " gcma=32M"));
+	/* the default area, as cma= makes its own (alloc-path's heap and dma) */
+	assert_non_null(strstr(plan.runs[0].cmdline, " gcma=32M,default"));
 	assert_non_null(strstr(plan.runs[0].steps, "area gcma\n"));
 	plan_free(&plan);
 	assert_int_equal(scenario_override(&s, "setup=carveout", &ctx, &errs), 0);
@@ -262,7 +263,8 @@ static void test_workload_steps(void **state)
 		"bg build $(perf_prefix bg-build) build-sim run --dir /mnt/scratch/build --files 10 "
 		"--jobs 2 --work 32 --loop > $R/bg-build.log 2>&1\n",
 		"bg alloc cma-alloc --area reserved --count 10 --pages 16,32 --burst 4 --hold-ms 0 "
-		"--interval-ms 20 --jitter-ms 5 --seed 1 --timeout-ms 60000 --loop --out $R/alloc.csv "
+		"--interval-ms 20 --jitter-ms 5 --seed 1 --timeout-ms 60000 --path debugfs --loop "
+		"--out $R/alloc.csv "
 		"> $R/bg-alloc.log 2>&1\n",
 		"bg sampler sampler > $R/samples.csv 2>/dev/null\n",
 		"snapshot before\n",
@@ -401,7 +403,17 @@ static void test_alloc_refill(void **state)
 	plan = (struct plan){ 0 };
 	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
 	assert_non_null(strstr(plan.runs[0].steps, "--timeout-ms 60000 --wait-target 80 "
-			       "--wait-max-ms 2000 --pause-pidfile /tmp/fill.pid --loop "));
+			       "--wait-max-ms 2000 --pause-pidfile /tmp/fill.pid --path debugfs --loop "));
+	plan_free(&plan);
+	/* the path and its alignment: the background driver's options, and
+	 * the foreground's env lines */
+	assert_int_equal(scenario_override(&s, "kernel=gcma", &ctx, &errs), 0);
+	assert_int_equal(scenario_override(&s, "alloc-align=1", &ctx, &errs), 0);
+	plan = (struct plan){ 0 };
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_non_null(strstr(plan.runs[0].steps, "--path debugfs --align 1 --loop "));
+	assert_non_null(strstr(plan.runs[0].steps, "env CMB_ALLOC_PATH debugfs\n"));
+	assert_non_null(strstr(plan.runs[0].steps, "env CMB_ALLOC_ALIGN 1\n"));
 	plan_free(&plan);
 	scenario_free(&s);
 

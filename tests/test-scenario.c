@@ -112,6 +112,17 @@ static void test_primary(void **state)
 	free(p);
 }
 
+/* alloc-path and alloc-align: what each path can do, named at its line. */
+static void test_alloc_path_errors(void **state)
+{
+	(void)state;
+	expect_error("align-not-debugfs.scn", "4: alloc-align:", "only with alloc-path=debugfs");
+	expect_error("align-on-vanilla.scn", "4: alloc-align:", "has no debugfs alloc_align");
+	expect_error("dma-one-page.scn", "5: alloc-pages:", "one-page requests never reach CMA");
+	expect_error("bad-path.scn", "4: alloc-path:", "heap");
+	expect_error("bad-align.scn", "4: alloc-align:", "is not an order (0-30) or dma");
+}
+
 static void test_typo_key(void **state)
 {
 	(void)state;
@@ -448,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_primary),
 		cmocka_unit_test(test_typo_key),
+		cmocka_unit_test(test_alloc_path_errors),
 		cmocka_unit_test(test_bad_unit),
 		cmocka_unit_test(test_bad_duration),
 		cmocka_unit_test(test_area_too_big),

@@ -257,3 +257,50 @@ void ds_read_fill(struct dataset *ds, size_t ri)
 	csv_close(&c);
 	read_keeper(ds, r);
 }
+
+void ds_path_init(struct ds_path *p)
+{
+	*p = (struct ds_path){ .lo = 99, .hi = -1, .klo = 99, .khi = -1 };
+}
+
+void ds_path_add(struct ds_path *p, const struct ds_alloc *a)
+{
+	p->n++;
+	p->mixed |= p->path && strcmp(p->path, a->path);
+	p->path = a->path;
+	if (a->align >= 0) {
+		p->lo = a->align < p->lo ? a->align : p->lo;
+		p->hi = a->align > p->hi ? a->align : p->hi;
+	}
+	if (a->kalign != DS_NONE) {
+		p->klo = a->kalign < p->klo ? (int)a->kalign : p->klo;
+		p->khi = a->kalign > p->khi ? (int)a->kalign : p->khi;
+	}
+	p->fallbacks += a->from_area == 0;
+}
+
+void ds_path_add_run(struct ds_path *p, const struct dataset *ds, size_t run)
+{
+	for (size_t i = 0; i < ds->nallocs; i++)
+		if (ds->allocs[i].run == run && !ds->allocs[i].tag[0])
+			ds_path_add(p, &ds->allocs[i]);
+}
+
+char *ds_path_text(const struct ds_path *p)
+{
+	/* what cma_alloc() saw, where the trace says it */
+	int lo = p->khi >= 0 ? p->klo : p->lo, hi = p->khi >= 0 ? p->khi : p->hi;
+	struct strbuf sb;
+
+	if (!p->n)
+		return xstrdup("-");
+	sb_init(&sb);
+	sb_add(&sb, p->mixed ? "mixed" : p->path);
+	if (hi >= 0 && lo == hi)
+		sb_addf(&sb, ", align %d", lo);
+	else if (hi >= 0)
+		sb_addf(&sb, ", align %d-%d", lo, hi);
+	if (p->fallbacks)
+		sb_addf(&sb, ", %zu from the buddy allocator", p->fallbacks);
+	return sb_detach(&sb);
+}

@@ -792,6 +792,36 @@ static int build_kmod(const struct cmb_env *env, const struct kmake *m, const ch
 	return rc;
 }
 
+/*
+ * A local tree is built where it is (it must hold no in-tree build: make
+ * mrproper), its output in outdir, one directory per variant and arch that
+ * outlives the build: the next build after an edit recompiles what make
+ * finds changed. The paths never change, so ccache needs no base
+ * directory. *lock: held (two cmabench processes never build into outdir
+ * at once) until the image is collected.
+ */
+static int build_tree(const struct cmb_env *env, const struct kmake *m,
+		      const struct kvariant *v, const char *outdir, const char *tmp,
+		      const char *log, const char *tag, long *objects, int *lock)
+{
+	char *lockpath = xasprintf("%s.lock", outdir);
+	int rc = mkdir_p(outdir);
+
+	*lock = rc ? -1 : open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (*lock >= 0 && flock(*lock, LOCK_EX | LOCK_NB)) {
+		printf("[%s] waiting for another build of %s\n", tag, outdir);
+		flock(*lock, LOCK_EX);
+	}
+	if (!rc)
+		rc = configure_kernel(env, m->arch, v, v->tree, outdir, log, tag);
+	if (!rc)
+		rc = compile_kernel(env, m, v, v->tree, outdir, log, tag, objects);
+	if (!rc)
+		rc = build_kmod(env, m, v->tree, outdir, tmp, log, tag);
+	free(lockpath);
+	return rc;
+}
+
 int kbuild_build(const struct cmb_env *env, struct kernel *k)
 {
 	const struct cmb_arch *a = k->arch;
@@ -845,32 +875,10 @@ int kbuild_build(const struct cmb_env *env, struct kernel *k)
 			   .ccache_dir = kmake_ccache_dir(env) };
 
 	if (v->source == KV_SOURCE_TREE) {
-		/*
-		 * A local tree is built where it is (it must hold no in-tree
-		 * build: make mrproper), its output in one directory per variant
-		 * and arch that outlives the build: the next build after an edit
-		 * recompiles what make finds changed. The paths never change, so
-		 * ccache needs no base directory.
-		 */
 		free(linux_dir);
 		linux_dir = xasprintf("%s/tree-%s%s", kdir, a->cache_prefix, v->name);
 		m.basedir = NULL;
-		rc = mkdir_p(linux_dir);
-		/* Two cmabench processes never build into it at once. */
-		char *lockpath = xasprintf("%s.lock", linux_dir);
-
-		lock = rc ? -1 : open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (lock >= 0 && flock(lock, LOCK_EX | LOCK_NB)) {
-			printf("[%s] waiting for another build of %s\n", tag, linux_dir);
-			flock(lock, LOCK_EX);
-		}
-		if (!rc)
-			rc = configure_kernel(env, a, v, v->tree, linux_dir, log, tag);
-		if (!rc)
-			rc = compile_kernel(env, &m, v, v->tree, linux_dir, log, tag, &objects);
-		if (!rc)
-			rc = build_kmod(env, &m, v->tree, linux_dir, tmp, log, tag);
-		free(lockpath);
+		rc = build_tree(env, &m, v, linux_dir, tmp, log, tag, &objects, &lock);
 	} else {
 		rc = get_source(env, tmp, log, tag);
 		if (!rc && v->series)

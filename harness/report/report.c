@@ -272,53 +272,16 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 	return s;
 }
 
-/*
- * How a section's requests asked for their buffers (alloc-path): the path,
- * the alignment orders cma_alloc() saw (the trace's; the path's own when
- * untraced), and how many dma requests the buddy allocator served.
- */
+/* How a section's requests asked for their buffers (alloc-path). */
 static char *path_summary(const struct dataset *ds, const char *section)
 {
-	const char *path = NULL;
-	int lo = 99, hi = -1, klo = 99, khi = -1;
-	size_t fallbacks = 0, n = 0;
-	bool mixed = false;
+	struct ds_path p;
 
-	for (size_t i = 0; i < ds->nallocs; i++) {
-		const struct ds_alloc *a = &ds->allocs[i];
-
-		if (a->tag[0] || strcmp(ds->runs[a->run].section, section))
-			continue;
-		n++;
-		mixed |= path && strcmp(path, a->path);
-		path = a->path;
-		if (a->align >= 0) {
-			lo = a->align < lo ? a->align : lo;
-			hi = a->align > hi ? a->align : hi;
-		}
-		if (a->kalign != DS_NONE) {
-			klo = a->kalign < klo ? (int)a->kalign : klo;
-			khi = a->kalign > khi ? (int)a->kalign : khi;
-		}
-		fallbacks += a->from_area == 0;
-	}
-	if (!n)
-		return xstrdup("-");
-	if (khi >= 0) {
-		lo = klo;
-		hi = khi;
-	}
-	struct strbuf sb;
-
-	sb_init(&sb);
-	sb_add(&sb, mixed ? "mixed" : path);
-	if (hi >= 0 && lo == hi)
-		sb_addf(&sb, ", align %d", lo);
-	else if (hi >= 0)
-		sb_addf(&sb, ", align %d-%d", lo, hi);
-	if (fallbacks)
-		sb_addf(&sb, ", %zu from the buddy allocator", fallbacks);
-	return sb_detach(&sb);
+	ds_path_init(&p);
+	for (size_t r = 0; r < ds->nruns; r++)
+		if (!strcmp(ds->runs[r].section, section))
+			ds_path_add_run(&p, ds, r);
+	return ds_path_text(&p);
 }
 
 /* Sections, their runs, and which runs the tables leave out and why. */

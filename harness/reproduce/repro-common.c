@@ -48,6 +48,36 @@ bool pick_ok(const struct pick *k, const char *section)
 }
 
 /*
+ * How each section's requests asked for their buffers (alloc-path and the
+ * alignment cma_alloc() saw): a figure is about a path, and debugfs at 0
+ * is no driver's.
+ */
+static void paths_line(struct strbuf *md, const struct picks *ps)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (size_t s = 0; ps->sections[s]; s++) {
+		struct ds_path p;
+		char *t;
+
+		ds_path_init(&p);
+		for (size_t i = 0; i < ps->n; i++)
+			if (!strcmp(prun(&ps->v[i])->section, ps->sections[s]))
+				ds_path_add_run(&p, &ps->v[i].set->ds, ps->v[i].run);
+		if (!p.n)
+			continue;
+		t = ds_path_text(&p);
+		sb_addf(&sb, "%s`%s` %s", sb.len ? "; " : "", ps->sections[s], t);
+		free(t);
+	}
+	if (sb.len)
+		sb_addf(md, "Allocation path (`alloc-path`, the alignment order `cma_alloc()` saw): "
+			"%s.\n\n", sb.buf);
+	sb_free(&sb);
+}
+
+/*
  * Under a table: which directories, runs and files its rows came from.
  * files says which files of each run and which columns.
  */
@@ -55,6 +85,7 @@ void sources(struct strbuf *md, const struct picks *ps, const char *files,
 		    const struct strlist *notes)
 {
 	sb_addf(md, "Sources (scenario `%s`): %s, of these runs:\n\n", ps->scenario, files);
+	paths_line(md, ps);
 	for (size_t i = 0; i < ps->n; i++) {
 		const struct repro_set *set = ps->v[i].set;
 		size_t nprob = 0, nok = 0, nbad = 0;

@@ -59,12 +59,12 @@ static char *make_steps(const struct scenario *scn, const struct run_spec *s, co
 	sb_addf(&ao, " --burst %ld --hold-ms %.0f --interval-ms %.0f --jitter-ms %.0f --seed %ld "
 		"--timeout-ms %.0f", s->alloc_burst, s->alloc_hold * 1000, s->alloc_interval * 1000,
 		s->alloc_jitter * 1000, s->seed, s->alloc_timeout * 1000);
-	sb_addf(&ao, " --path %s", s->alloc_path);
-	if (!strcmp(s->alloc_path, "debugfs") && strcmp(s->alloc_align, "0"))
-		sb_addf(&ao, " --align %s", s->alloc_align);
 	if (s->alloc_refill > 0)
 		sb_addf(&ao, " --wait-target %ld --wait-max-ms %.0f --pause-pidfile /tmp/fill.pid",
 			s->fill, s->alloc_refill * 1000);
+	sb_addf(&ao, " --path %s", s->alloc_path);
+	if (!strcmp(s->alloc_path, "debugfs") && strcmp(s->alloc_align, "0"))
+		sb_addf(&ao, " --align %s", s->alloc_align);
 	wa = (struct wl_args){ .area = area, .fio_env = fio_env, .alloc_opts = ao.buf };
 
 	sb_addf(&sb, "# cmabench guest plan: %s/%s\n", scn->name, name);
