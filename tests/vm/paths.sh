@@ -25,6 +25,9 @@ bound="the default area"
 [ "$PARCH" = arm64 ] && bound="its memory-region"
 check "cmabench run alloc-paths ($PARCH) succeeded (exit $rc)" [ "$rc" -eq 0 ]
 
+# "B->A" of paths-used.csv: the area's used pages back where they were
+same_used() { [ -n "$1" ] && [ "${1%->*}" = "${1#*->}" ]; }
+
 # the alignments cma_alloc_start carried for 1024 and 8192 pages, "1024:A 8192:B"
 aligns() {
 	[ -r "$1" ] || return 0
@@ -57,8 +60,7 @@ for s in cma gcma; do
 	check "$s/debugfs: alloc_align=3 applied ($a)" [ "$a" = "1024:3 8192:3" ]
 	for t in heap dma debugfs0 debugfs3 dma-full; do
 		u=$(csv_rows "$run/paths-used.csv" "tag == \"$t\"" 'used_before "->" used_after')
-		check "$s/$t: nothing left allocated after the frees (used $u)" \
-			[ -n "$u" ] && [ "${u%->*}" = "${u#*->}" ]
+		check "$s/$t: nothing left allocated after the frees (used $u)" same_used "$u"
 	done
 	full=$(csv_rows "$run/alloc-dma-full.csv" 1 'success "," errno "," from_area')
 	echo "# $s: the held area ($(val "$run/paths-held") pages used), 512 pages through dma: success,errno,from_area = $full"

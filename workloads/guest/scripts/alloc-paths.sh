@@ -51,6 +51,7 @@ one debugfs3 --path debugfs --align 3
 
 # The area held but its last 256 pages: a 512-page dma request (aligned
 # to 256 pages) finds no room in it.
+u0=$(cat "$D/used")
 held=$(($(cat "$D/count") - 256))
 echo "$held" > "$D/alloc" || echo "alloc-paths: could not hold $held pages" >&2
 cat "$D/used" > "$R/paths-held"
@@ -58,4 +59,4 @@ trace_on
 cma-alloc --area "$AREA" --pages 512 --count 1 --path dma --out "$R/alloc-dma-full.csv"
 trace_take dma-full
 echo "$held" > "$D/free"
-echo "dma-full,0,$held,$(cat "$D/used")" >> "$R/paths-used.csv"
+echo "dma-full,0,$u0,$(cat "$D/used")" >> "$R/paths-used.csv"
