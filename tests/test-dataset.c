@@ -269,6 +269,22 @@ static void test_paths(void **state)
 	assert_non_null(strstr(csv, ",dma,8,,0,1\n"));
 	assert_non_null(strstr(csv, ",debugfs,0,,,\n"));
 	free(csv);
+	/* how the runs asked, summed: every path met, named once */
+	{
+		struct ds_path p;
+		char *t;
+
+		ds_path_init(&p);
+		for (size_t r = 0; r < ds.nruns; r++)
+			ds_path_add_run(&p, &ds, r);
+		t = ds_path_text(&p);
+		assert_string_equal(t, "dma and debugfs, align 0-8, 1 from the buddy allocator");
+		free(t);
+		ds_path_init(&p);
+		t = ds_path_text(&p);
+		assert_string_equal(t, "-");
+		free(t);
+	}
 	sb_free(&errs);
 	dataset_free(&ds);
 }

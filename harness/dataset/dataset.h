@@ -94,15 +94,15 @@ struct ds_alloc {
 
 /*
  * How requests asked for their buffers (alloc-path), summed over the
- * requests added: the path (mixed when they differ), the alignment orders
+ * requests added: the paths in the order met, the alignment orders
  * (cma_alloc_start's where traced, else the path's own) and the dma
  * buffers the buddy allocator served.
  */
 struct dataset;
 
 struct ds_path {
-	const char *path;           /* NULL: no request added */
-	bool mixed;
+	const char *paths[4];       /* the distinct paths met (three exist) */
+	size_t npaths;
 	int lo, hi, klo, khi;       /* hi, khi < 0: unknown */
 	size_t n, fallbacks;
 };
@@ -111,7 +111,7 @@ void ds_path_init(struct ds_path *p);
 void ds_path_add(struct ds_path *p, const struct ds_alloc *a);
 /* The requests of a run (its plan's, not a script's tagged files). */
 void ds_path_add_run(struct ds_path *p, const struct dataset *ds, size_t run);
-/* "heap, align 0-8", "debugfs, align 0, 2 from the buddy allocator", "-" for none. */
+/* "heap, align 8", "heap and debugfs, align 0-8, 2 from the buddy allocator", "-" for none. */
 char *ds_path_text(const struct ds_path *p);
 
 struct ds_fio {

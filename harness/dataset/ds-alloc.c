@@ -265,9 +265,13 @@ void ds_path_init(struct ds_path *p)
 
 void ds_path_add(struct ds_path *p, const struct ds_alloc *a)
 {
+	size_t k = 0;
+
 	p->n++;
-	p->mixed |= p->path && strcmp(p->path, a->path);
-	p->path = a->path;
+	while (k < p->npaths && strcmp(p->paths[k], a->path))
+		k++;
+	if (k == p->npaths && k < ARRAY_SIZE(p->paths))
+		p->paths[p->npaths++] = a->path;
 	if (a->align >= 0) {
 		p->lo = a->align < p->lo ? a->align : p->lo;
 		p->hi = a->align > p->hi ? a->align : p->hi;
@@ -295,7 +299,8 @@ char *ds_path_text(const struct ds_path *p)
 	if (!p->n)
 		return xstrdup("-");
 	sb_init(&sb);
-	sb_add(&sb, p->mixed ? "mixed" : p->path);
+	for (size_t k = 0; k < p->npaths; k++)
+		sb_addf(&sb, "%s%s", k ? k + 1 == p->npaths ? " and " : ", " : "", p->paths[k]);
 	if (hi >= 0 && lo == hi)
 		sb_addf(&sb, ", align %d", lo);
 	else if (hi >= 0)

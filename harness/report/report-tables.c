@@ -133,6 +133,31 @@ static void latency_figures(struct table *t, const char *side, long long pages)
 	free(name);
 }
 
+/*
+ * A script's table names its file and how its requests asked (alloc-path,
+ * the alignment cma_alloc() saw): a script may try every path in one run.
+ */
+static char *script_title(const struct report_col *cols, size_t ncols, const char *tag,
+			  long long pages, const char *which)
+{
+	struct ds_path p;
+	char *how, *title;
+
+	ds_path_init(&p);
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < cols[c].ds->nallocs; i++) {
+			const struct ds_alloc *a = &cols[c].ds->allocs[i];
+
+			if (col_run(&cols[c], a->run) && a->pages == pages && !strcmp(a->tag, tag))
+				ds_path_add(&p, a);
+		}
+	how = ds_path_text(&p);
+	title = xasprintf("the script's allocations alloc-%s.csv (%s), %lld pages, user-side "
+			  "(us; %s, failed ones too)", tag, how, pages, which);
+	free(how);
+	return title;
+}
+
 static void latency_table(struct tables *ts, const struct report_col *cols, size_t ncols,
 			  const char *tag, long long pages, enum lat_side side)
 {
@@ -155,8 +180,7 @@ static void latency_table(struct tables *ts, const struct report_col *cols, size
 		: below	       ? "every request that met the fill"
 		: after	       ? "every request made while the job ran"
 			       : "every request";
-	title = *tag ? xasprintf("the script's allocations alloc-%s.csv, %lld pages, user-side "
-				 "(us; %s, failed ones too)", tag, pages, which)
+	title = *tag ? script_title(cols, ncols, tag, pages, which)
 		     : xasprintf("allocation latency, %lld pages, %s (us; %s, failed ones too)",
 				 pages, side == USER ? "user-side"
 						     : "kernel-side (cma_alloc_start..finish)", which);

@@ -277,11 +277,24 @@ static char *path_summary(const struct dataset *ds, const char *section)
 {
 	struct ds_path p;
 
+	char *t, *s;
+
 	ds_path_init(&p);
 	for (size_t r = 0; r < ds->nruns; r++)
 		if (!strcmp(ds->runs[r].section, section))
 			ds_path_add_run(&p, ds, r);
-	return ds_path_text(&p);
+	if (p.n)
+		return ds_path_text(&p);
+	/* no plan requests: a script's, named as such (its tables name each file's) */
+	for (size_t i = 0; i < ds->nallocs; i++)
+		if (ds->allocs[i].tag[0] && !strcmp(ds->runs[ds->allocs[i].run].section, section))
+			ds_path_add(&p, &ds->allocs[i]);
+	if (!p.n)
+		return ds_path_text(&p);
+	t = ds_path_text(&p);
+	s = xasprintf("the script's: %s", t);
+	free(t);
+	return s;
 }
 
 /* Sections, their runs, and which runs the tables leave out and why. */
