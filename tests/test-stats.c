@@ -332,6 +332,30 @@ static void test_bootstrap(void **state)
 	assert_int_equal(stats_bootstrap_median_ratio(a, 0, b, 7, 10, 1, 0.05, &r2, &lo2, &hi2), -1);
 }
 
+/*
+ * Benjamini-Hochberg by hand: p (0.01, NaN, 0.04, 0.03, 0.04), m = 4:
+ * 0.01*4/1 = 0.04; the tied 0.04s 0.04*4/4 = 0.04; 0.03*4/2 = 0.06, but a
+ * larger p's q is smaller: min(0.06, 0.04) = 0.04; the NaN's q untouched.
+ * A p of 0.5 alone (m = 1) stays 0.5; p = 0.9, 0.95 give 0.95 both.
+ */
+static void test_bh(void **state)
+{
+	const double p[] = { 0.01, NAN, 0.04, 0.03, 0.04 }, one[] = { 0.5 }, two[] = { 0.9, 0.95 };
+	double q[5] = { -1, -1, -1, -1, -1 }, q1[1], q2[2];
+
+	(void)state;
+	stats_bh(p, 5, q);
+	assert_true(fabs(q[0] - 0.04) < 1e-12);
+	assert_true(q[1] == -1);
+	assert_true(fabs(q[2] - 0.04) < 1e-12);
+	assert_true(fabs(q[3] - 0.04) < 1e-12);
+	assert_true(fabs(q[4] - 0.04) < 1e-12);
+	stats_bh(one, 1, q1);
+	assert_true(fabs(q1[0] - 0.5) < 1e-12);
+	stats_bh(two, 2, q2);
+	assert_true(fabs(q2[0] - 0.95) < 1e-12 && fabs(q2[1] - 0.95) < 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_mann_whitney_exact_separated),
 		cmocka_unit_test(test_hodges_lehmann_textbook),
 		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_bh),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

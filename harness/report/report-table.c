@@ -1,4 +1,5 @@
 #include "report/report-table.h"
+#include "report/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -122,15 +123,6 @@ int tests_add_primary(struct tests *ts, double p, bool separated)
 	return add_test(ts, p, separated, true);
 }
 
-static const struct tests *sort_tests;
-
-static int by_p(const void *a, const void *b)
-{
-	double x = sort_tests->p[*(const size_t *)a], y = sort_tests->p[*(const size_t *)b];
-
-	return (x > y) - (x < y);
-}
-
 /*
  * q_(i) = min over j >= i of p_(j) m / j, capped at 1 (Benjamini and
  * Hochberg, 1995), over the m tests of one family: a primary's q does not
@@ -138,27 +130,20 @@ static int by_p(const void *a, const void *b)
  */
 void tests_adjust(struct tests *ts)
 {
-	size_t *order = xcalloc(ts->n + 1, sizeof(*order));
+	double *p = xcalloc(ts->n + 1, sizeof(*p)), *q = xcalloc(ts->n + 1, sizeof(*q));
 
 	for (int fam = 0; fam < 2; fam++) {
-		size_t m = 0;
-		double run = 1;
-
+		/* the other family's p-values out of this one's count */
 		for (size_t i = 0; i < ts->n; i++)
-			if (!isnan(ts->p[i]) && ts->primary[i] == (fam == 1))
-				order[m++] = i;
-		sort_tests = ts;
-		qsort(order, m, sizeof(*order), by_p);
-		sort_tests = NULL;
-		for (size_t k = m; k-- > 0;) {
-			double q = ts->p[order[k]] * m / (k + 1);
-
-			run = q < run ? q : run;
-			ts->q[order[k]] = run;
-		}
+			p[i] = ts->primary[i] == (fam == 1) ? ts->p[i] : NAN;
+		stats_bh(p, ts->n, q);
+		for (size_t i = 0; i < ts->n; i++)
+			if (!isnan(p[i]))
+				ts->q[i] = q[i];
 	}
 	ts->adjusted = true;
-	free(order);
+	free(p);
+	free(q);
 }
 
 /* Whether cell c of r is printed marked: a tested change against column 0

@@ -299,3 +299,34 @@ bool stats_one_value(const double *a, size_t na, const double *b, size_t nb)
 			return false;
 	return true;
 }
+
+struct bh_item {
+	double p;
+	size_t i;
+};
+
+static int bh_by_p(const void *a, const void *b)
+{
+	double x = ((const struct bh_item *)a)->p, y = ((const struct bh_item *)b)->p;
+
+	return (x > y) - (x < y);
+}
+
+void stats_bh(const double *p, size_t n, double *q)
+{
+	struct bh_item *v = xcalloc(n + 1, sizeof(*v));
+	size_t m = 0;
+	double run = 1;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			v[m++] = (struct bh_item){ p[i], i };
+	qsort(v, m, sizeof(*v), bh_by_p);
+	for (size_t k = m; k-- > 0;) {
+		double x = v[k].p * m / (k + 1);
+
+		run = x < run ? x : run;
+		q[v[k].i] = run;
+	}
+	free(v);
+}

@@ -87,6 +87,13 @@ int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, si
 				 unsigned iters, unsigned long seed, double alpha,
 				 double *ratio, double *lo, double *hi);
 
+/*
+ * Benjamini-Hochberg q-values of the n p-values (Benjamini and Hochberg,
+ * 1995): q_(i) = min over j >= i of p_(j) m / j, capped at 1, over the m
+ * that are not NaN; q[i] of a NaN p is left as it was.
+ */
+void stats_bh(const double *p, size_t n, double *q);
+
 /* Every value of a and b the same (0 against 0): nothing to test. */
 bool stats_one_value(const double *a, size_t na, const double *b, size_t nb);
 

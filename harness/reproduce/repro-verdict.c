@@ -142,27 +142,16 @@ enum verdict claim_decide(struct claim *c)
 
 void claims_adjust(struct claim *c, size_t n)
 {
-	size_t m = 0;
+	double *p = xcalloc(n + 1, sizeof(*p)), *q = xcalloc(n + 1, sizeof(*q));
 
 	for (size_t i = 0; i < n; i++)
-		m += !isnan(c[i].ours.p);
-	/* q_i = min over p_j >= p_i of p_j m / rank_j (Benjamini-Hochberg) */
-	for (size_t i = 0; i < n; i++) {
-		double q = 1;
-
-		if (isnan(c[i].ours.p))
-			continue;
-		for (size_t j = 0; j < n; j++) {
-			size_t rank = 0;
-
-			if (isnan(c[j].ours.p) || c[j].ours.p < c[i].ours.p)
-				continue;
-			for (size_t k = 0; k < n; k++)
-				rank += !isnan(c[k].ours.p) && c[k].ours.p <= c[j].ours.p;
-			q = fmin(q, c[j].ours.p * m / rank);
-		}
-		c[i].ours.q = q;
-	}
+		p[i] = c[i].ours.p;
+	stats_bh(p, n, q);
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			c[i].ours.q = q[i];
+	free(p);
+	free(q);
 }
 
 /* A value in the row's unit: "20.0x", "+3.15%", "88.5%". */
