@@ -10,6 +10,7 @@
 
 #include "lib/hash.h"
 #include "kbuild/kbuild.h"
+#include "kbuild/kmake.h"
 #include "scenario/arch.h"
 
 static char dir[] = "/tmp/cmb-key-XXXXXX";
@@ -317,6 +318,30 @@ static void test_tree_keys(void **state)
 	free(repo);
 }
 
+/* A whole make of a target: the env and make, then -j, O= and the target. */
+static void test_kmake_target(void **state)
+{
+	struct kmake m = { .arch = arch_default(), .variant = "v", .key = "0123456789abcdef0" };
+	struct strlist a = { 0 };
+	size_t mk = 0, j = 0, o = 0, t = 0;
+
+	(void)state;
+	kmake_target(&m, 3, "/out", "modules", &a);
+	for (size_t i = 0; i < a.n; i++) {
+		mk = !strcmp(a.v[i], "make") ? i + 1 : mk;
+		j = !strcmp(a.v[i], "-j3") ? i + 1 : j;
+		o = !strcmp(a.v[i], "O=/out") ? i + 1 : o;
+		t = !strcmp(a.v[i], "modules") ? i + 1 : t;
+	}
+	assert_true(mk && j > mk && o > j && t == a.n);
+	sl_free(&a);
+	kmake_target(&m, 1, NULL, "bzImage", &a);
+	for (size_t i = 0; i < a.n; i++)
+		assert_null(strstr(a.v[i], "O="));
+	assert_string_equal(a.v[a.n - 1], "bzImage");
+	sl_free(&a);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -346,6 +371,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_kmake_target),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_missing_patch),
 		cmocka_unit_test(test_shipped_keys_unchanged),

@@ -485,12 +485,7 @@ static int compile_kernel(const struct cmb_env *env, const struct kmake *m,
 	const struct cmb_arch *a = m->arch;
 	int rc;
 
-	kmake_argv(m, &argv);
-	sl_addf(&argv, "-j%d", env->jobs);
-	kmake_vars(m, &argv);
-	if (objdir)
-		sl_addf(&argv, "O=%s", objdir);
-	sl_add(&argv, a->image_target);
+	kmake_target(m, env->jobs, objdir, a->image_target, &argv);
 	t.expected = history_get(env, hkey_o);
 	/* Never built this variant: another variant's build is a fair guess. */
 	for (unsigned int i = 0; t.expected <= 0 && i < kvariants_count(); i++) {
@@ -769,8 +764,10 @@ static int build_kmod(const struct cmb_env *env, const struct kmake *m, const ch
 	char *name1 = xasprintf("%s: modules", tag), *name2 = xasprintf("%s: %s", tag, KMOD_FILE);
 	int rc;
 
-	kmod_make_modules(m, env->jobs, objdir, &mods);
-	kmod_make_ours(m, objdir, moddir, &ours);
+	/* Module.symvers first; then ours, out of tree (M=) */
+	kmake_target(m, env->jobs, objdir, "modules", &mods);
+	kmake_target(m, 1, objdir, "modules", &ours);
+	sl_addf(&ours, "M=%s", moddir);
 	rc = kmod_copy_source(env, moddir);
 	if (!rc)
 		rc = step(name1, mods.v, src, log);

@@ -49,3 +49,14 @@ void kmake_vars(const struct kmake *m, struct strlist *argv)
 	sl_addf(argv, "CC=ccache %sgcc", m->arch->cross_compile ? m->arch->cross_compile : "");
 	sl_add(argv, "HOSTCC=ccache gcc");
 }
+
+void kmake_target(const struct kmake *m, int jobs, const char *objdir, const char *target,
+		  struct strlist *argv)
+{
+	kmake_argv(m, argv);
+	sl_addf(argv, "-j%d", jobs);
+	kmake_vars(m, argv);
+	if (objdir)
+		sl_addf(argv, "O=%s", objdir);
+	sl_add(argv, target);
+}

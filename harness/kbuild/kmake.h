@@ -29,5 +29,8 @@ char *kmake_ccache_dir(const struct cmb_env *env);
 void kmake_argv(const struct kmake *m, struct strlist *argv);
 /* Appends the make variables that follow "make": CC and HOSTCC through ccache. */
 void kmake_vars(const struct kmake *m, struct strlist *argv);
+/* A whole make of target: kmake_argv, -jJOBS, kmake_vars, O=objdir (when not NULL). */
+void kmake_target(const struct kmake *m, int jobs, const char *objdir, const char *target,
+		  struct strlist *argv);
 
 #endif

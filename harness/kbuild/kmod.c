@@ -52,25 +52,3 @@ int kmod_copy_source(const struct cmb_env *env, const char *dir)
 	}
 	return rc;
 }
-
-void kmod_make_modules(const struct kmake *m, int jobs, const char *objdir,
-		       struct strlist *argv)
-{
-	kmake_argv(m, argv);
-	sl_addf(argv, "-j%d", jobs);
-	kmake_vars(m, argv);
-	if (objdir)
-		sl_addf(argv, "O=%s", objdir);
-	sl_add(argv, "modules");
-}
-
-void kmod_make_ours(const struct kmake *m, const char *objdir, const char *moddir,
-		    struct strlist *argv)
-{
-	kmake_argv(m, argv);
-	kmake_vars(m, argv);
-	if (objdir)
-		sl_addf(argv, "O=%s", objdir);
-	sl_addf(argv, "M=%s", moddir);
-	sl_add(argv, "modules");
-}

@@ -8,7 +8,6 @@
 #ifndef CMB_KMOD_H
 #define CMB_KMOD_H
 
-#include "kbuild/kmake.h"
 #include "lib/env.h"
 #include "lib/hash.h"
 #include "lib/util.h"
@@ -20,13 +19,5 @@
 int kmod_hash(const struct cmb_env *env, struct hash *h, struct strbuf *errs);
 /* Copies the module's sources into dir (created). */
 int kmod_copy_source(const struct cmb_env *env, const char *dir);
-/*
- * The two makes: `make modules` in linux_dir (objdir: its O=), then the
- * module in moddir. Each an argv for the kernel build's step().
- */
-void kmod_make_modules(const struct kmake *m, int jobs, const char *objdir,
-		       struct strlist *argv);
-void kmod_make_ours(const struct kmake *m, const char *objdir, const char *moddir,
-		    struct strlist *argv);
 
 #endif

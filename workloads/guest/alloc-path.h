@@ -124,15 +124,18 @@ static inline long path_dma_last_pfn(void)
 /* Names the files of the path; 0, or an errno with the reason on stderr. */
 static inline int path_open(struct alloc_path *p, const char *cma_dir, const char *area)
 {
-	snprintf(p->alloc, sizeof(p->alloc), "%s/%s/alloc", cma_dir, area);
-	snprintf(p->free, sizeof(p->free), "%s/%s/free", cma_dir, area);
-	p->base_pfn = area_debugfs(area, "base_pfn");
-	p->count = area_debugfs(area, "count");
-	p->sock[0] = p->sock[1] = -1;
+	/* debugfs and dma write counts to an alloc and a free file */
 	if (p->kind == PATH_DMA) {
 		snprintf(p->alloc, sizeof(p->alloc), CMB_DMA_DIR "/alloc");
 		snprintf(p->free, sizeof(p->free), CMB_DMA_DIR "/free");
-	} else if (p->kind == PATH_HEAP) {
+	} else {
+		snprintf(p->alloc, sizeof(p->alloc), "%s/%s/alloc", cma_dir, area);
+		snprintf(p->free, sizeof(p->free), "%s/%s/free", cma_dir, area);
+	}
+	p->base_pfn = area_debugfs(area, "base_pfn");
+	p->count = area_debugfs(area, "count");
+	p->sock[0] = p->sock[1] = -1;
+	if (p->kind == PATH_HEAP) {
 		snprintf(p->heap, sizeof(p->heap), "/dev/dma_heap/%s", area);
 		if (access(p->heap, R_OK)) {
 			fprintf(stderr, "cma-alloc: %s: %s (the heap serves the default area only)\n",

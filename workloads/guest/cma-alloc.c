@@ -476,7 +476,9 @@ static int set_up(const struct opts *o, struct run *r)
 static void timed_requests(const struct opts *o, struct run *r, struct burst *bu)
 {
 	for (int first = 0; first < bu->k;) {
-		long used0 = r->lock_fd < 0 ? area_debugfs(o->area, "used") : -1;
+		/* a heap buffer is the fd's: a killed request's dies with it */
+		long used0 = r->lock_fd < 0 && r->path.kind != PATH_HEAP ?
+			     area_debugfs(o->area, "used") : -1;
 		bool expired;
 		int b = run_child(&r->path, bu->pages, first, bu->k,
 				  (long long)(o->timeout * 1e6), r->sh, &expired);
@@ -496,7 +498,7 @@ static void timed_requests(const struct opts *o, struct run *r, struct burst *bu
 		/* Killed between the allocation and the return to user
 		 * space, the request may hold its pages: debugfs's used
 		 * says so (when no other driver shares the area). */
-		if (used0 >= 0 && r->path.kind != PATH_HEAP) {
+		if (used0 >= 0) {
 			long done = 0, u1 = area_debugfs(o->area, "used");
 
 			for (int q = first; q < b; q++)
