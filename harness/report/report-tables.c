@@ -152,8 +152,8 @@ static char *script_title(const struct report_col *cols, size_t ncols, const cha
 				ds_path_add(&p, a);
 		}
 	how = ds_path_text(&p);
-	title = xasprintf("the script's allocations alloc-%s.csv (%s), %lld pages, user-side "
-			  "(us; %s, failed ones too)", tag, how, pages, which);
+	title = xasprintf("the script's allocations alloc-%s.csv, %lld pages (%s), user-side "
+			  "(us; %s, failed ones too)", tag, pages, how, which);
 	free(how);
 	return title;
 }
