@@ -289,6 +289,34 @@ static void test_paths(void **state)
 	dataset_free(&ds);
 }
 
+/*
+ * pin-io's pages in the area: its closing statistics; without them (killed
+ * before it printed, as an old log) the count its search printed; no log,
+ * no pin-io (-1).
+ */
+static void test_pin_io(void **state)
+{
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+
+	(void)state;
+	assert_int_equal(dataset_load(&ds, TEST_DATA "/results/paths-fixture", &errs), 0);
+	for (size_t r = 0; r < ds.nruns; r++) {
+		const struct ds_run *run = &ds.runs[r];
+
+		if (!strcmp(run->name, "cma-r1"))
+			assert_int_equal(run->pinned_pages, 13298);
+		else if (!strcmp(run->name, "cma-r2"))
+			assert_int_equal(run->pinned_pages, 0);
+		else
+			assert_int_equal(run->pinned_pages, -1);
+		for (size_t k = 0; k < run->problems.n; k++)
+			assert_null(strstr(run->problems.v[k], "bg-pin-io.log"));
+	}
+	sb_free(&errs);
+	dataset_free(&ds);
+}
+
 static void test_missing_dir(void **state)
 {
 	struct dataset ds;
@@ -639,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_trace_export),
 		cmocka_unit_test(test_refill_wait),
 		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_pin_io),
 	};
 
 	return cmocka_run_group_tests_name("dataset", tests, NULL, NULL);

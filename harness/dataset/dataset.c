@@ -29,6 +29,7 @@ static const struct ds_reader readers[] = {
 	{ "jobtime.csv", ds_read_jobtime },
 	{ "launches.csv", ds_read_launches },
 	{ "backgrounds.csv", ds_read_backgrounds },
+	{ "bg-pin-io.log", ds_read_pin_io },
 	{ "fill.csv", ds_read_fill },
 };
 

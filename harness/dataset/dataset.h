@@ -42,6 +42,7 @@ struct ds_run {
 	/* after the fill: how long it was kept, MiB read to keep it, seconds reading; NAN: unknown */
 	double keep_seconds, keep_read_mb, keep_reading_seconds;
 	char *fill_status;          /* "filled", "not-filled", or NULL without a fill */
+	long long pinned_pages;     /* pages pin-io held in the area (bg-pin-io.log); -1 none */
 	bool fill_planned;          /* metadata: fill_target_pct > 0 */
 	char *disk;                 /* storage model of the scratch disk, "?" unknown */
 	double disk_scale;          /* its speed was divided by this (disk-scale); 1: not */

@@ -50,6 +50,7 @@ void ds_read_samples(struct dataset *ds, size_t run);
 void ds_read_jobtime(struct dataset *ds, size_t run);
 void ds_read_launches(struct dataset *ds, size_t run);
 void ds_read_backgrounds(struct dataset *ds, size_t run);
+void ds_read_pin_io(struct dataset *ds, size_t run);
 void ds_read_fill(struct dataset *ds, size_t run);
 void ds_read_attr(struct dataset *ds, size_t run);
 /* Derived from the allocations: one row per burst. */

@@ -272,6 +272,46 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 	return s;
 }
 
+/*
+ * pin-io's pages in the area, the condition a pinned-page experiment is
+ * about: NULL without pin-io; else the median and range over the section's
+ * runs, and how many held none (pin-io idle: the condition not met).
+ */
+static char *pinned_summary(const struct dataset *ds, const char *section)
+{
+	struct dvec n = { 0 };
+	const char *setup = "";
+	size_t none = 0;
+	double lo, hi;
+	char *s;
+
+	for (size_t i = 0; i < ds->nruns; i++) {
+		const struct ds_run *r = &ds->runs[i];
+
+		if (strcmp(r->section, section) || !ds_run_counts(r) || r->pinned_pages < 0)
+			continue;
+		setup = r->setup;
+		dv_add(&n, (double)r->pinned_pages);
+		none += r->pinned_pages == 0;
+	}
+	if (!n.n)
+		return NULL;
+	dv_range(&n, &lo, &hi);
+	if (none == n.n)
+		/* GCMA's area never holds a movable page: nothing to pin, by design */
+		s = xstrdup(!strcmp(setup, "gcma") ? "pin-io held no page in the area (GCMA's holds "
+			    "no movable page)" : "pin-io held no page in the area in any run: the "
+			    "pinned pages this set-up is about were absent");
+	else if (none)
+		s = xasprintf("pin-io held %.0f pages in the area (%.0f-%.0f), none in %zu of %zu "
+			      "runs", dv_median(&n), lo, hi, none, n.n);
+	else
+		s = xasprintf("pin-io held %.0f pages in the area (%.0f-%.0f)", dv_median(&n), lo,
+			      hi);
+	dv_free(&n);
+	return s;
+}
+
 /* How a section's requests asked for their buffers (alloc-path). */
 static char *path_summary(const struct dataset *ds, const char *section)
 {
@@ -314,7 +354,15 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 		struct strbuf out;
 		char *fill = fill_summary(ds, ds->sections.v[s]);
 		char *apath = path_summary(ds, ds->sections.v[s]);
+		char *pinned = pinned_summary(ds, ds->sections.v[s]);
 
+		if (pinned) {
+			char *t = xasprintf("%s; %s", fill, pinned);
+
+			free(fill);
+			free(pinned);
+			fill = t;
+		}
 		sb_init(&out);
 		for (size_t i = 0; i < ds->nruns; i++) {
 			const struct ds_run *r = &ds->runs[i];

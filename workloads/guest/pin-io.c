@@ -16,6 +16,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +110,7 @@ static void *worker_main(void *arg)
 /* The command line. */
 struct opts {
 	const char *mode, *area, *dir, *file;
-	long pin_ms, gap_ms, mb, threads;
+	long pin_ms, gap_ms, mb, threads, settle_ms;
 };
 
 /* -1 to go on, else main's exit code. */
@@ -124,11 +125,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "mode", required_argument, NULL, 'M' },
 		{ "pin-ms", required_argument, NULL, 'P' },
 		{ "gap-ms", required_argument, NULL, 'G' },
+		{ "settle-ms", required_argument, NULL, 'S' },
 		{ 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "a:d:f:m:t:M:P:G:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:d:f:m:t:M:P:G:S:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': o->area = optarg; break;
 		case 'd': o->dir = optarg; break;
@@ -138,16 +140,19 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'M': o->mode = optarg; break;
 		case 'P': o->pin_ms = atol(optarg); break;
 		case 'G': o->gap_ms = atol(optarg); break;
+		case 'S': o->settle_ms = atol(optarg); break;
 		default:
 			fprintf(stderr, "usage: pin-io --area NAME --file DATA [--mb M] [--threads T]\n");
 			return 2;
 		}
 	}
 	if (!o->area || o->mb <= 0 || o->threads <= 0 || o->threads > 64 || o->pin_ms < 0 ||
-	    o->gap_ms < 0 || (strcmp(o->mode, "dio") && strcmp(o->mode, "vmsplice")) ||
+	    o->gap_ms < 0 || o->settle_ms < 0 ||
+	    (strcmp(o->mode, "dio") && strcmp(o->mode, "vmsplice")) ||
 	    (!strcmp(o->mode, "dio") && !o->file)) {
 		fprintf(stderr, "usage: pin-io --area NAME [--mode dio --file DATA [--threads 1..64] |\n"
-			"              --mode vmsplice [--pin-ms MS] [--gap-ms MS]] [--mb M]\n");
+			"              --mode vmsplice [--pin-ms MS] [--gap-ms MS]] [--mb M]\n"
+			"              [--settle-ms MS]\n");
 		return 2;
 	}
 	return -1;
@@ -170,45 +175,77 @@ static int open_data(const char *file)
 }
 
 /*
- * Faults in --mb of anonymous memory and keeps the pages that landed in the
- * area (pfns base..base+count-1), giving the others back. Returns them
- * (*nin of them), NULL (said why) on failure.
+ * One round: faults in --mb of anonymous memory, appends the pages that
+ * landed in the area (pfns base..base+count-1) to inside[] and gives the
+ * others back. Returns how many it found, -1 (said why) on failure.
  */
-static char **pages_in_area(const struct opts *o, long base, long count, size_t *nin)
+static long fault_round(const struct opts *o, long base, long count, char **inside, size_t *nin,
+			size_t cap)
 {
-	size_t len = (size_t)o->mb << 20;
-	char *mem, **inside;
+	size_t len = (size_t)o->mb << 20, before = *nin;
+	char *mem;
 	int pm;
 
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED) {
 		fprintf(stderr, "pin-io: mmap: %s\n", strerror(errno));
-		return NULL;
+		return -1;
 	}
 	memset(mem, 1, len);
 	pm = open("/proc/self/pagemap", O_RDONLY);
-	inside = calloc(len / page, sizeof(*inside));
-	if (pm < 0 || !inside) {
+	if (pm < 0) {
 		fprintf(stderr, "pin-io: /proc/self/pagemap: %s\n", strerror(errno));
-		return NULL;
+		return -1;
 	}
 	for (size_t off = 0; off < len; off += page) {
 		uint64_t e;
 		uintptr_t vpn = (uintptr_t)(mem + off) / page;
+		bool in = false;
 
-		if (pread(pm, &e, sizeof(e), vpn * sizeof(e)) != sizeof(e))
-			continue;
-		if (!(e >> 63))
-			continue;
-		e &= (1ull << 55) - 1;
-		if ((long)e >= base && (long)e < base + count)
+		if (pread(pm, &e, sizeof(e), vpn * sizeof(e)) == sizeof(e) && (e >> 63)) {
+			e &= (1ull << 55) - 1;
+			in = (long)e >= base && (long)e < base + count && *nin < cap;
+		}
+		if (in)
 			inside[(*nin)++] = mem + off;
 		else
 			madvise(mem + off, page, MADV_DONTNEED);
 	}
 	close(pm);
-	fprintf(stderr, "pin-io: %zu of %zu pages are in area %s (pfn %ld+%ld)\n", *nin,
-		len / page, o->area, base, count);
+	return (long)(*nin - before);
+}
+
+/*
+ * Faults in rounds until a quarter of --mb's pages sit in the area or
+ * --settle-ms has passed. Movable pages go to the area only once its free
+ * pages are more than half the zone's free pages (6.12's __rmqueue), that
+ * is once the hog, started beside us, has filled the rest: a single round
+ * at start finds none. Returns the pages (*nin of them), NULL on failure.
+ */
+static char **pages_in_area(const struct opts *o, long base, long count, size_t *nin)
+{
+	size_t per_round = ((size_t)o->mb << 20) / page, want = per_round / 4;
+	char **inside = calloc(per_round, sizeof(*inside));
+	long rounds = 0, waited = 0, got;
+
+	if (!inside) {
+		fprintf(stderr, "pin-io: out of memory\n");
+		return NULL;
+	}
+	while (!stop && *nin < want) {
+		got = fault_round(o, base, count, inside, nin, per_round);
+		if (got < 0)
+			return NULL;
+		rounds++;
+		fprintf(stderr, "pin-io: round %ld at %ld ms: %ld of %zu pages in area %s\n", rounds,
+			waited, got, per_round, o->area);
+		if (*nin >= want || waited >= o->settle_ms)
+			break;
+		usleep(250 * 1000);
+		waited += 250;
+	}
+	fprintf(stderr, "pin-io: %zu pages are in area %s (pfn %ld+%ld) after %ld rounds\n", *nin,
+		o->area, base, count, rounds);
 	return inside;
 }
 
@@ -239,7 +276,7 @@ int main(int argc, char **argv)
 {
 	struct opts o = {
 		.mode = "dio", .dir = "/sys/kernel/debug/cma", .pin_ms = 1000, .gap_ms = 100,
-		.mb = 64, .threads = 4,
+		.mb = 64, .threads = 4, .settle_ms = 5000,
 	};
 	long base, count;
 	size_t nin = 0;
