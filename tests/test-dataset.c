@@ -317,6 +317,52 @@ static void test_pin_io(void **state)
 	dataset_free(&ds);
 }
 
+/*
+ * Our readers against the requests, from their records: fill-fixture's
+ * cma-r1 has one sample inside request 3 and a keeper that never stopped,
+ * reading 19 s through every request; paths-fixture's cma-r1 a keeper
+ * reading across its stops, which cover every request (none overlapped);
+ * runs without records say -1.
+ */
+static void test_readers(void **state)
+{
+	struct dataset ds;
+	struct strbuf errs = { 0 };
+	const struct ds_run *r;
+
+	(void)state;
+	assert_int_equal(dataset_load(&ds, TEST_DATA "/results/fill-fixture", &errs), 0);
+	r = &ds.runs[0];
+	assert_string_equal(r->name, "cma-r1");
+	assert_int_equal(r->requests_timed, 10);
+	assert_int_equal(r->sampler_overlaps, 1);
+	assert_int_equal(r->keeper_overlaps, 10);
+	assert_int_equal(r->reader_overlaps, 10);
+	assert_int_equal(r->keeper_stopped_ns, 0);
+	assert_int_equal(r->keeper_read_ns, 19000000000LL);
+	assert_int_equal(r->quiet_windows, 10);
+	assert_int_equal(ds.runs[1].requests_timed, -1);
+	assert_int_equal(ds.runs[1].keeper_read_ns, -1);
+	dataset_free(&ds);
+	assert_int_equal(dataset_load(&ds, TEST_DATA "/results/paths-fixture", &errs), 0);
+	for (size_t i = 0; i < ds.nruns; i++) {
+		r = &ds.runs[i];
+		if (strcmp(r->name, "cma-r1")) {
+			assert_int_equal(r->keeper_overlaps, -1);
+			continue;
+		}
+		assert_int_equal(r->sampler_overlaps, -1);
+		assert_int_equal(r->keeper_overlaps, 0);
+		assert_int_equal(r->reader_overlaps, 0);
+		assert_int_equal(r->keeper_stopped_ns, 8500000LL + 60012100000LL + 120004100000LL);
+		/* 0.5-70 s read, less its stops up to 70 s */
+		assert_int_equal(r->keeper_read_ns,
+				 69500000000LL - 8500000LL - 60012100000LL - 8984100000LL);
+	}
+	sb_free(&errs);
+	dataset_free(&ds);
+}
+
 static void test_missing_dir(void **state)
 {
 	struct dataset ds;
@@ -668,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_refill_wait),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_pin_io),
+		cmocka_unit_test(test_readers),
 	};
 
 	return cmocka_run_group_tests_name("dataset", tests, NULL, NULL);

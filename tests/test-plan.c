@@ -266,7 +266,8 @@ static void test_workload_steps(void **state)
 		"--interval-ms 20 --jitter-ms 5 --seed 1 --timeout-ms 60000 --path debugfs --loop "
 		"--out $R/alloc.csv "
 		"> $R/bg-alloc.log 2>&1\n",
-		"bg sampler sampler > $R/samples.csv 2>/dev/null\n",
+		"bg sampler sampler --area \"$AREA\" --lock /tmp/readers.lock "
+		"--windows $R/sampler-windows.csv > $R/samples.csv 2>/dev/null\n",
 		"snapshot before\n",
 		"job build build-sim run --dir /mnt/scratch/build --files 10 --jobs 2 --work 32 "
 			"--headers-mb 0 --includes 8 --times $R/jobtime.csv --name build\n",

@@ -805,6 +805,10 @@ static void test_fill(void **state)
 	assert_non_null(strstr(txt.buf, "kept by reading 6000 MiB (300 MiB/s), reading 95% of the "
 				"time, also during the requests"));
 	assert_non_null(strstr(txt.buf, "cma-r2 (not-filled: 63.5% of 90%)"));
+	/* our readers, from their records: one sample inside request 3, the
+	 * keeper never stopped, reading through every request */
+	assert_non_null(strstr(txt.buf, "10 of 10 requests (sampler 1, keeper 10); keeper "
+				"stopped 0.0 s (0% of 20.0 s kept)"));
 	/* only cma-r1's ten requests count */
 	assert_non_null(strstr(txt.buf, "1: 5"));
 	assert_null(strstr(txt.buf, "2: 10"));

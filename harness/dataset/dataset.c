@@ -31,6 +31,7 @@ static const struct ds_reader readers[] = {
 	{ "backgrounds.csv", ds_read_backgrounds },
 	{ "bg-pin-io.log", ds_read_pin_io },
 	{ "fill.csv", ds_read_fill },
+	{ "quiet.csv, sampler-windows.csv, keeper-windows.csv", ds_read_readers },
 };
 
 /* ---- runs and their metadata ----------------------------------------------- */

@@ -43,6 +43,15 @@ struct ds_run {
 	double keep_seconds, keep_read_mb, keep_reading_seconds;
 	char *fill_status;          /* "filled", "not-filled", or NULL without a fill */
 	long long pinned_pages;     /* pages pin-io held in the area (bg-pin-io.log); -1 none */
+	/* Our readers against the timed requests, from their own records
+	 * (ds-readers.c); -1 where the run has no such records. */
+	long long sampler_overlaps;  /* requests a sample overlapped */
+	long long keeper_overlaps;   /* requests the fill's keeper read during (not stopped) */
+	long long reader_overlaps;   /* requests either overlapped */
+	long long requests_timed;    /* the plan's requests these counts are over */
+	long long keeper_stopped_ns; /* time cma-alloc kept the keeper stopped */
+	long long keeper_read_ns;    /* time the keeper read, its stopped time taken out */
+	long long quiet_windows;     /* quiet.csv's windows (bursts, refill retries) */
 	bool fill_planned;          /* metadata: fill_target_pct > 0 */
 	char *disk;                 /* storage model of the scratch disk, "?" unknown */
 	double disk_scale;          /* its speed was divided by this (disk-scale); 1: not */
@@ -65,6 +74,13 @@ struct ds_run {
 	long long results_schema;
 	struct strlist problems;    /* "runs/<name>/<file>: what is wrong" */
 };
+
+/*
+ * The share of its kept time the fill's keeper read, %: from its own
+ * windows without the time it was stopped where it recorded them, else
+ * fill-keeper.csv's reading_seconds over keep_seconds; NAN without a keeper.
+ */
+double ds_keeper_reading_pct(const struct ds_run *r);
 
 /* Column value not known (no trace, no pair, missing file). */
 #define DS_NONE (-1LL)

@@ -52,6 +52,7 @@ void ds_read_launches(struct dataset *ds, size_t run);
 void ds_read_backgrounds(struct dataset *ds, size_t run);
 void ds_read_pin_io(struct dataset *ds, size_t run);
 void ds_read_fill(struct dataset *ds, size_t run);
+void ds_read_readers(struct dataset *ds, size_t run);
 void ds_read_attr(struct dataset *ds, size_t run);
 /* Derived from the allocations: one row per burst. */
 void ds_derive_bursts(struct dataset *ds, size_t run);

@@ -227,7 +227,7 @@ static char *fill_summary(const struct dataset *ds, const char *section)
 		if (!isnan(r->keep_read_mb) && r->keep_seconds > 0) {
 			dv_add(&kread, r->keep_read_mb);
 			dv_add(&krate, r->keep_read_mb / r->keep_seconds);
-			dv_add(&kbusy, 100 * r->keep_reading_seconds / r->keep_seconds);
+			dv_add(&kbusy, ds_keeper_reading_pct(r));
 			paused += keeper_paused(ds, i);
 		}
 	}
@@ -312,6 +312,50 @@ static char *pinned_summary(const struct dataset *ds, const char *section)
 	return s;
 }
 
+/*
+ * Our readers in the section's timed requests, from their own records
+ * (ds-readers.c): requests overlapped by a sample or by the fill's keeper
+ * reading, of the requests recorded; the time the keeper was kept stopped.
+ * "not recorded" for runs from before the records.
+ */
+static char *readers_summary(const struct dataset *ds, const char *section)
+{
+	long long n = 0, any = 0, bys = 0, byk = 0, stopped = 0;
+	double kept = 0;
+	bool samples = false, keeper = false;
+	size_t runs = 0;
+
+	for (size_t i = 0; i < ds->nruns; i++) {
+		const struct ds_run *r = &ds->runs[i];
+
+		if (strcmp(r->section, section) || !ds_run_counts(r) || r->requests_timed < 0)
+			continue;
+		runs++;
+		n += r->requests_timed;
+		any += r->reader_overlaps;
+		if (r->sampler_overlaps >= 0) {
+			samples = true;
+			bys += r->sampler_overlaps;
+		}
+		if (r->keeper_overlaps >= 0) {
+			keeper = true;
+			byk += r->keeper_overlaps;
+			stopped += r->keeper_stopped_ns;
+			kept += isnan(r->keep_seconds) ? 0 : r->keep_seconds;
+		}
+	}
+	if (!runs)
+		return xstrdup("not recorded");
+	if (samples && keeper && kept > 0)
+		return xasprintf("%lld of %lld requests (sampler %lld, keeper %lld); keeper stopped "
+				 "%.1f s (%.0f%% of %.1f s kept)", any, n, bys, byk, stopped / 1e9,
+				 100 * stopped / 1e9 / kept, kept);
+	if (samples && keeper)
+		return xasprintf("%lld of %lld requests (sampler %lld, keeper %lld); keeper stopped "
+				 "%.1f s", any, n, bys, byk, stopped / 1e9);
+	return xasprintf("%lld of %lld requests (%s)", any, n, samples ? "sampler" : "keeper");
+}
+
 /* How a section's requests asked for their buffers (alloc-path). */
 static char *path_summary(const struct dataset *ds, const char *section)
 {
@@ -342,11 +386,12 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 {
 	if (md)
 		sb_add(md, "| section | set-up | kernel | disk | allocation path | area before the "
-		       "allocations | runs ok / all | left out |\n|---|---|---|---|---|---|---:|---|\n");
+		       "allocations | readers of ours in the requests | runs ok / all | left out |\n"
+		       "|---|---|---|---|---|---|---|---:|---|\n");
 	if (txt)
-		sb_addf(txt, "  %-20s %-10s %-10s %-6s %-18s %-40s %-11s %s\n", "section", "set-up",
-			"kernel", "disk", "allocation path", "area before the allocations",
-			"runs ok/all", "left out");
+		sb_addf(txt, "  %-20s %-10s %-10s %-6s %-18s %-40s %-30s %-11s %s\n", "section",
+			"set-up", "kernel", "disk", "allocation path", "area before the allocations",
+			"readers of ours in requests", "runs ok/all", "left out");
 	for (size_t s = 0; s < ds->sections.n; s++) {
 		const char *setup = "?", *kernel = "?", *arch = "x86_64";
 		char *disk = NULL, *kcell;
@@ -355,6 +400,7 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 		char *fill = fill_summary(ds, ds->sections.v[s]);
 		char *apath = path_summary(ds, ds->sections.v[s]);
 		char *pinned = pinned_summary(ds, ds->sections.v[s]);
+		char *readers = readers_summary(ds, ds->sections.v[s]);
 
 		if (pinned) {
 			char *t = xasprintf("%s; %s", fill, pinned);
@@ -394,13 +440,15 @@ static void sections_summary(const struct dataset *ds, struct strbuf *txt, struc
 			char n[32];
 
 			snprintf(n, sizeof(n), "%zu/%zu", ok, all);
-			sb_addf(txt, "  %-20s %-10s %-10s %-6s %-18s %-40s %-11s %s\n", ds->sections.v[s],
-				setup, kcell, disk ? disk : "?", apath, fill, n, out.len ? out.buf : "-");
+			sb_addf(txt, "  %-20s %-10s %-10s %-6s %-18s %-40s %-30s %-11s %s\n",
+				ds->sections.v[s], setup, kcell, disk ? disk : "?", apath, fill, readers,
+				n, out.len ? out.buf : "-");
 		}
 		if (md)
-			sb_addf(md, "| %s | %s | %s | %s | %s | %s | %zu / %zu | %s |\n",
-				ds->sections.v[s], setup, kcell, disk ? disk : "?", apath, fill, ok, all,
-				out.len ? out.buf : "-");
+			sb_addf(md, "| %s | %s | %s | %s | %s | %s | %s | %zu / %zu | %s |\n",
+				ds->sections.v[s], setup, kcell, disk ? disk : "?", apath, fill, readers,
+				ok, all, out.len ? out.buf : "-");
+		free(readers);
 		free(apath);
 		free(kcell);
 		sb_free(&out);

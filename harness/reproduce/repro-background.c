@@ -119,7 +119,7 @@ static void keeper_load(struct strbuf *md, const struct picks *ps)
 			    !strcmp(r->fill_status, "load"))
 				continue;
 			mb[n] = r->keep_read_mb;
-			pct[n++] = 100 * r->keep_reading_seconds / r->keep_seconds;
+			pct[n++] = ds_keeper_reading_pct(r);
 		}
 		if (n) {
 			struct over m = over_reps(mb, n), p = over_reps(pct, n);

@@ -55,7 +55,9 @@ static void sampler_command(struct strbuf *sb, const char *name, const struct ru
 	(void)s;
 	(void)arg;
 	(void)a;
-	sb_add(sb, "sampler");
+	/* under a shared flock cma-alloc holds over each burst: never in a timed window */
+	sb_add(sb, "sampler --area \"$AREA\" --lock /tmp/readers.lock "
+	       "--windows $R/sampler-windows.csv");
 }
 
 static void build_command(struct strbuf *sb, const char *name, const struct run_spec *s,

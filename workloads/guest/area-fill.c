@@ -25,7 +25,8 @@
  * of a job's CPU time that a streaming keeper would swamp; without an area
  * a paced keeper stops after its pass. --out: target_pct,reached_pct,seconds, status (filled |
  * not-filled | load), anon_mb (anonymous memory it held); --keeper-out:
- * what keeping it cost, keep_seconds,read_mb,reading_seconds.
+ * what keeping it cost, keep_seconds,read_mb,reading_seconds;
+ * --keeper-windows: when it read, start_ns,end_ns.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -88,6 +89,56 @@ static long long file_bytes;
 static _Atomic long long bytes_read;       /* by both readers */
 static _Atomic int reading = 1;            /* the keeper pauses the readers */
 
+/*
+ * The keeper's own record of when it read (the readers' preads and its
+ * look at the area), CLOCK_MONOTONIC windows merged across gaps under 5 ms,
+ * written at SIGTERM to --keeper-windows: the report counts the requests a
+ * window overlapped and the time cma-alloc kept it stopped (SIGSTOP: a read
+ * under way when stopped spans the stop, which the report takes out).
+ */
+static pthread_mutex_t win_lock = PTHREAD_MUTEX_INITIALIZER;
+static long long (*wins)[2];
+static size_t nwins, capwins;
+
+static void window_add(long long t0, long long t1)
+{
+	pthread_mutex_lock(&win_lock);
+	if (nwins && t0 <= wins[nwins - 1][1] + 5000000LL) {
+		if (t0 < wins[nwins - 1][0])
+			wins[nwins - 1][0] = t0;
+		if (t1 > wins[nwins - 1][1])
+			wins[nwins - 1][1] = t1;
+	} else {
+		if (nwins == capwins) {
+			long long (*w)[2];
+
+			capwins = capwins ? 2 * capwins : 256;
+			w = realloc(wins, capwins * sizeof(*wins));
+			if (!w) {
+				pthread_mutex_unlock(&win_lock);
+				return;
+			}
+			wins = w;
+		}
+		wins[nwins][0] = t0;
+		wins[nwins][1] = t1;
+		nwins++;
+	}
+	pthread_mutex_unlock(&win_lock);
+}
+
+static void write_windows(const char *path)
+{
+	FILE *f = path ? fopen(path, "w") : NULL;
+
+	if (!f)
+		return;
+	fprintf(f, "start_ns,end_ns\n");
+	for (size_t i = 0; i < nwins; i++)
+		fprintf(f, "%lld,%lld\n", wins[i][0], wins[i][1]);
+	fclose(f);
+}
+
 static void *reader(void *arg)
 {
 	char *buf = malloc(1 << 20);
@@ -97,9 +148,15 @@ static void *reader(void *arg)
 	while (fd >= 0 && buf && !stop)
 		for (long long off = 0; off < file_bytes && !stop; off += 1 << 20) {
 			/* paused where it is: the pair stays in step */
+			long long t0;
+			ssize_t got;
+
 			while (!reading && !stop)
 				nap_ms(50);
-			if (pread(fd, buf, 1 << 20, off) <= 0)
+			t0 = now_ns();
+			got = pread(fd, buf, 1 << 20, off);
+			window_add(t0, now_ns());
+			if (got <= 0)
 				break;
 			bytes_read += 1 << 20;
 		}
@@ -134,12 +191,13 @@ static void usage(void)
 		"                 --file PATH --file-mb MB (the file the readers stream)\n"
 		"                 [--pidfile FILE] (the pid of the process that keeps the area full)\n"
 		"                 [--keeper-out CSV] (what keeping it full cost, written at SIGTERM)\n"
-		"                 [--keep stream|paced] (read on, or only while the area is short)\n");
+		"                 [--keep stream|paced] (read on, or only while the area is short)\n"
+		"                 [--keeper-windows CSV] (when the keeper read, written at SIGTERM)\n");
 }
 
 /* The command line (--file and --file-mb go to file_path and file_bytes). */
 struct opts {
-	const char *area, *out, *pidfile, *keeper_out;
+	const char *area, *out, *pidfile, *keeper_out, *windows;
 	bool paced;
 	double target, timeout;
 };
@@ -157,11 +215,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "pidfile", required_argument, NULL, 'p' },
 		{ "keeper-out", required_argument, NULL, 'k' },
 		{ "keep", required_argument, NULL, 'K' },
+		{ "keeper-windows", required_argument, NULL, 'w' },
 		{ 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "a:t:T:o:f:m:p:k:K:", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "a:t:T:o:f:m:p:k:K:w:", longopts, NULL)) != -1)
 		switch (c) {
 		case 'a': o->area = optarg; break;
 		case 't': o->target = atof(optarg); break;
@@ -171,6 +230,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'm': file_bytes = atoll(optarg) << 20; break;
 		case 'p': o->pidfile = optarg; break;
 		case 'k': o->keeper_out = optarg; break;
+		case 'w': o->windows = optarg; break;
 		case 'K':
 			if (strcmp(optarg, "stream") && strcmp(optarg, "paced")) {
 				usage();
@@ -227,6 +287,7 @@ static _Noreturn void fill_and_keep(const struct opts *o, int ready_fd, double t
 	for (int i = 0; i < 2; i++)
 		pthread_create(&th[i], NULL, reader, (void *)(intptr_t)(i * 200));
 	while (!stop) {
+		long long look = now_ns();
 		double occ = 0;
 		bool have = true;
 
@@ -239,6 +300,7 @@ static _Noreturn void fill_and_keep(const struct opts *o, int ready_fd, double t
 
 		if (!none && strcmp(o->area, "gcma"))
 			cma_step(o->area, o->target);
+		window_add(look, now_ns());
 		if (!said && have && (occ >= o->target || now_s() - t0 >= o->timeout)) {
 			/* and the anonymous memory held then: the load's size */
 			double msg[2] = { occ, (double)nchunks * (CHUNK >> 20) };
@@ -265,6 +327,8 @@ static _Noreturn void fill_and_keep(const struct opts *o, int ready_fd, double t
 		pthread_join(th[i], NULL);
 	if (o->keeper_out && said)
 		write_keeper_out(o->keeper_out, kept_from, read_at_fill, reading_s);
+	if (said)
+		write_windows(o->windows);
 	_exit(0);
 }
 

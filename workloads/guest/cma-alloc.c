@@ -67,27 +67,56 @@ static uint64_t rng_next(void)
 	return z ^ (z >> 31);
 }
 
-/* The keeper paused for the burst under way, 0 when none */
-static pid_t paused;
+/*
+ * Our readers, quiet from the state read before a burst to its free: the
+ * keeper (--pause-pidfile) stopped with SIGSTOP, the sampler shut out by an
+ * exclusive flock of --quiet-lock (it samples under a shared one). Each
+ * quiet window is a row of --quiet-out: begin_ns,end_ns (CLOCK_MONOTONIC,
+ * alloc.csv's clock), keeper_stopped (0/1) and lock_wait_ns (the sample
+ * under way that the window waited for, before it began).
+ */
+static struct {
+	pid_t paused;               /* the keeper, stopped; 0 when none */
+	int lock_fd;                /* --quiet-lock, -1 without */
+	FILE *out;                  /* --quiet-out, NULL without */
+	long long begin, wait;      /* the window under way; begin 0: none */
+} quiet = { .lock_fd = -1 };
 
-/* Stops the process whose pid is in pidfile (none: nothing to pause). */
-static void keeper_pause(const char *pidfile)
+static void readers_stop(const char *pidfile)
 {
+	long long t0 = now_ns();
 	long pid = 0;
 	FILE *f;
 
+	if (quiet.begin)
+		return;
+	if (quiet.lock_fd >= 0)
+		while (flock(quiet.lock_fd, LOCK_EX) && errno == EINTR)
+			;
+	quiet.begin = now_ns();
+	quiet.wait = quiet.begin - t0;
 	if (!pidfile || !(f = fopen(pidfile, "r")))
 		return;
 	if (fscanf(f, "%ld", &pid) == 1 && pid > 1 && !kill((pid_t)pid, SIGSTOP))
-		paused = (pid_t)pid;
+		quiet.paused = (pid_t)pid;
 	fclose(f);
 }
 
-static void keeper_resume(void)
+static void readers_go(void)
 {
-	if (paused)
-		kill(paused, SIGCONT);
-	paused = 0;
+	if (!quiet.begin)
+		return;
+	if (quiet.paused)
+		kill(quiet.paused, SIGCONT);
+	if (quiet.lock_fd >= 0)
+		flock(quiet.lock_fd, LOCK_UN);
+	if (quiet.out) {
+		fprintf(quiet.out, "%lld,%lld,%d,%lld\n", quiet.begin, now_ns(), quiet.paused != 0,
+			quiet.wait);
+		fflush(quiet.out);
+	}
+	quiet.paused = 0;
+	quiet.begin = 0;
 }
 
 /*
@@ -107,7 +136,7 @@ static long long refill_then_read(const char *area, double target, double max_ms
 		while (target > 0 && !stop && now_ns() < end &&
 		       (area_read(area, 0, st) || st->total <= 0 || area_occupancy(st) < target))
 			sleep_ms(50);
-		keeper_pause(pidfile);
+		readers_stop(pidfile);
 		/* Read once per burst: a read between back-to-back requests
 		 * would stretch the burst it measures. */
 		if (area_read(area, 0, st))
@@ -115,7 +144,7 @@ static long long refill_then_read(const char *area, double target, double max_ms
 		if (target <= 0 || stop || now_ns() >= end ||
 		    (st->total > 0 && area_occupancy(st) >= target))
 			break;
-		keeper_resume();
+		readers_go();
 	}
 	return target > 0 ? now_ns() - t0 : -1;
 }
@@ -246,7 +275,8 @@ static void usage(void)
 		"                 [--burst K] [--hold-ms MS] [--interval-ms MS] [--jitter-ms MS]\n"
 		"                 [--seed S] [--out FILE] [--loop | --passes N] [--free-lock FILE]\n"
 		"                 [--timeout-ms MS] [--wait-target PCT [--wait-max-ms MS]]\n"
-		"                 [--pause-pidfile FILE] [--start-ms MS]\n"
+		"                 [--pause-pidfile FILE] [--quiet-lock FILE] [--quiet-out CSV]\n"
+		"                 [--start-ms MS]\n"
 		"                 [--path heap|dma|debugfs] [--align N|dma] [--verify]\n"
 		"For each size, N bursts of K allocations of the area NAME, held MS, freed.\n"
 		"--path: heap (/dev/dma_heap/NAME, mapped and touched), dma (dma_alloc_coherent()\n"
@@ -264,7 +294,9 @@ static void usage(void)
 		"--wait-target: before each burst, wait until the tenants hold PCT%% of the area,\n"
 		"at most --wait-max-ms (default 30000); refill_wait_ns is the time waited (empty\n"
 		"without). --pause-pidfile: the process in FILE (the area's refiller) is stopped\n"
-		"from just before each burst to its free.\n"
+		"from just before each burst to its free. --quiet-lock: held exclusively over the\n"
+		"same window (the sampler samples under a shared flock of FILE); --quiet-out: one\n"
+		"row per window, begin_ns,end_ns,keeper_stopped,lock_wait_ns.\n"
 		"--loop: the sweep again until SIGTERM; --passes N: N times. --start-ms: wait\n"
 		"that long before the first burst.\n"
 		"--free-lock: frees under an flock of FILE, for drivers that\n"
@@ -288,6 +320,7 @@ static int parse_num(const char *opt, const char *s, double min, double *out)
 /* The command line. */
 struct opts {
 	const char *dir, *area, *out, *lock, *pause_pidfile, *path, *align;
+	const char *quiet_lock, *quiet_out;
 	double count, burst, hold, interval, jitter, seed, timeout;
 	double wait_target, wait_max, passes, start_ms;
 	long sizes[MAX_SIZES];
@@ -391,6 +424,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "wait-target", required_argument, NULL, 'w' },
 		{ "wait-max-ms", required_argument, NULL, 'W' },
 		{ "pause-pidfile", required_argument, NULL, 'P' },
+		{ "quiet-lock", required_argument, NULL, 'Q' },
+		{ "quiet-out", required_argument, NULL, 'q' },
 		{ "path", required_argument, NULL, 'A' },
 		{ "align", required_argument, NULL, 'G' },
 		{ "verify", no_argument, NULL, 'V' },
@@ -399,7 +434,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:t:w:W:P:N:S:A:G:Vh", longopts,
+	while ((c = getopt_long(argc, argv, "a:d:n:p:b:H:i:j:s:o:lL:t:w:W:P:Q:q:N:S:A:G:Vh", longopts,
 				NULL)) != -1) {
 		int bad = 0;
 
@@ -417,6 +452,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'w': bad = parse_num("wait-target", optarg, 0, &o->wait_target); break;
 		case 'W': bad = parse_num("wait-max-ms", optarg, 0, &o->wait_max); break;
 		case 'P': o->pause_pidfile = optarg; break;
+		case 'Q': o->quiet_lock = optarg; break;
+		case 'q': o->quiet_out = optarg; break;
 		case 'p': bad = parse_sizes(optarg, o); break;
 		case 'l': o->loop = 1; break;
 		case 'N': bad = parse_num("passes", optarg, 1, &o->passes); break;
@@ -447,6 +484,18 @@ static int set_up(const struct opts *o, struct run *r)
 	r->path.verify = o->verify;
 	if (path_open(&r->path, o->dir, o->area))
 		return 1;
+	if (o->quiet_lock && (quiet.lock_fd = open(o->quiet_lock, O_RDWR | O_CREAT, 0644)) < 0) {
+		fprintf(stderr, "cma-alloc: %s: %s\n", o->quiet_lock, strerror(errno));
+		return 1;
+	}
+	if (o->quiet_out) {
+		if (!(quiet.out = fopen(o->quiet_out, "w"))) {
+			fprintf(stderr, "cma-alloc: %s: %s\n", o->quiet_out, strerror(errno));
+			return 1;
+		}
+		fprintf(quiet.out, "begin_ns,end_ns,keeper_stopped,lock_wait_ns\n");
+		fflush(quiet.out);
+	}
 	if (o->lock && (r->lock_fd = open(o->lock, O_RDWR | O_CREAT, 0644)) < 0) {
 		fprintf(stderr, "cma-alloc: %s: %s\n", o->lock, strerror(errno));
 		return 1;
@@ -559,7 +608,7 @@ static int run_burst(const struct opts *o, struct run *r, long pages)
 				     &bu.st);
 	memset(r->sh->r, 0, bu.k * sizeof(r->sh->r[0]));
 	if (path_prepare(&r->path, o->dir, o->area, pages)) {
-		keeper_resume();
+		readers_go();
 		return 1;
 	}
 	if (o->timeout <= 0) {
@@ -580,11 +629,11 @@ static int run_burst(const struct opts *o, struct run *r, long pages)
 	/* debugfs frees whole earlier allocations, up to the count written */
 	if (bu.held && free_pages(&r->path, bu.held, r->lock_fd)) {
 		fprintf(stderr, "cma-alloc: freeing %ld pages: %s\n", bu.held, strerror(errno));
-		keeper_resume();
+		readers_go();
 		return 1;
 	}
 	bu.free_ns = now_ns() - t_free0;
-	keeper_resume();
+	readers_go();
 	write_rows(r, &bu);
 	return 0;
 }
