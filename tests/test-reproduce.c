@@ -532,6 +532,8 @@ static void test_band_from_csv(void **state)
  * Busy retries cover every CMA run: cma-r2 traced whole (2 retries a
  * request), cma-r1 whose detail buffer filled after its fourth request
  * (10 retries each before): at least 40 / 6 = 6.67 a request, named.
+ * By size: 1 page, both runs whole (10 and 2: median 6); 1024 pages,
+ * cma-r2 alone (cma-r1 lost two of its three), cma-r1 named.
  */
 static void test_retries_every_run(void **state)
 {
@@ -580,7 +582,10 @@ static void test_retries_every_run(void **state)
 	md = doc(published_csv, dirs, 1);
 	HAS(md, "after a median of 2.00 busy retries per request (runs 2.00" "\xe2\x80\x93" "2.00; "
 		"1 of 2 runs traced whole); at least 6.67 per request in `cma-r1`, whose trace lost "
-		"the retries of 2 of its 6 requests (counted as 0).");
+		"the retries of 2 of its 6 requests (counted as 0); by size, busy retries per "
+		"request (median over the runs traced whole at that size, their range): 1 page "
+		"6.00 (2.00" "\xe2\x80\x93" "10.0), 1024 pages 2.00 (2.00" "\xe2\x80\x93" "2.00) "
+		"without `cma-r1`.");
 	free(md);
 	free(cmd);
 	free(tr2);

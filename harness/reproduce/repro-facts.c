@@ -151,6 +151,92 @@ static void retries_partial(struct strbuf *md, const struct picks *ps, const cha
 	sb_free(&none);
 }
 
+/* A run's busy retries per request of one size, traced whole; NAN otherwise. */
+static double retries_at(const struct pick *k, const void *arg)
+{
+	const struct dataset *ds = &k->set->ds;
+	long long pages = *(const long long *)arg;
+	double sum = 0;
+	size_t traced = 0, untraced = 0;
+
+	for (size_t i = 0; i < ds->nallocs; i++) {
+		const struct ds_alloc *a = &ds->allocs[i];
+
+		if (a->run != k->run || a->tag[0] || a->pages != pages)
+			continue;
+		if (a->retries == DS_NONE)
+			untraced++;
+		else
+			sum += (double)a->retries;
+		traced += a->retries != DS_NONE;
+	}
+	return traced && !untraced ? sum / traced : NAN;
+}
+
+/*
+ * Busy retries depend on the size (a page that will not migrate costs one
+ * retry per start position whose range covers it): per size, the median
+ * over the runs traced whole at that size and their range, and the runs
+ * left out at that size (their trace lost some of its requests).
+ */
+static void retries_by_size(struct strbuf *md, const struct picks *ps, const char *section)
+{
+	long long sizes[64];
+	struct strbuf by;
+	bool any = false;
+	size_t ns = 0;
+
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct dataset *ds = &ps->v[i].set->ds;
+
+		if (!pick_ok(&ps->v[i], section))
+			continue;
+		for (size_t a = 0; a < ds->nallocs; a++) {
+			const struct ds_alloc *x = &ds->allocs[a];
+			size_t j = 0;
+
+			if (x->run != ps->v[i].run || x->tag[0])
+				continue;
+			while (j < ns && sizes[j] != x->pages)
+				j++;
+			if (j == ns && ns < ARRAY_SIZE(sizes))
+				sizes[ns++] = x->pages;
+		}
+	}
+	if (ns < 2)
+		return;
+	/* ascending, as the tables */
+	for (size_t i = 1; i < ns; i++)
+		for (size_t j = i; j > 0 && sizes[j - 1] > sizes[j]; j--) {
+			long long t = sizes[j];
+
+			sizes[j] = sizes[j - 1];
+			sizes[j - 1] = t;
+		}
+	sb_init(&by);
+	for (size_t j = 0; j < ns; j++) {
+		struct facts f;
+
+		facts_of(&f, ps, section, retries_at, &sizes[j]);
+		sb_addf(&by, "%s %lld page%s ", j ? "," : "", sizes[j], sizes[j] == 1 ? "" : "s");
+		if (f.n) {
+			sb_addf(&by, "%s (%s)", repro_num(over_reps(f.v, f.n).med),
+				repro_range(over_reps(f.v, f.n)));
+			any = true;
+		} else {
+			sb_add(&by, "n/a");
+		}
+		if (f.n && f.n < f.runs)
+			sb_addf(&by, " without %s", f.left.buf);
+		facts_free(&f);
+	}
+	/* nothing traced at any size: retries_partial already said n/a */
+	if (any)
+		sb_addf(md, "; by size, busy retries per request (median over the runs traced whole "
+			"at that size, their range):%s", by.buf);
+	sb_free(&by);
+}
+
 /* "each CMA request migrated ... after ... busy retries": every run of the section. */
 static void cma_work(struct strbuf *md, const struct picks *ps, const char *cma)
 {
@@ -177,6 +263,8 @@ static void cma_work(struct strbuf *md, const struct picks *ps, const char *cma)
 	}
 	if (rt.n < rt.runs)
 		retries_partial(md, ps, cma);
+	if (rt.runs)
+		retries_by_size(md, ps, cma);
 	/* retries_partial names every run that is not traced whole */
 	facts_free(&mig);
 	facts_free(&rt);
