@@ -320,7 +320,9 @@ static void test_pin_io(void **state)
 /*
  * Our readers against the requests, from their records: fill-fixture's
  * cma-r1 has one sample inside request 3 and a keeper that never stopped,
- * reading 19 s through every request; paths-fixture's cma-r1 a keeper
+ * reading 19 s of its 20 s kept through every request (its 4 s of reading
+ * during the fill, before the keeping, not counted; two windows that
+ * overlap by 1 s counted once); paths-fixture's cma-r1 a keeper
  * reading across its stops, which cover every request (none overlapped);
  * runs without records say -1.
  */

@@ -50,7 +50,8 @@ struct ds_run {
 	long long reader_overlaps;   /* requests either overlapped */
 	long long requests_timed;    /* the plan's requests these counts are over */
 	long long keeper_stopped_ns; /* time cma-alloc kept the keeper stopped */
-	long long keeper_read_ns;    /* time the keeper read, its stopped time taken out */
+	long long keeper_read_ns;    /* time the keeper read while keeping (its last
+				      * keep_seconds), its stopped time taken out */
 	long long quiet_windows;     /* quiet.csv's windows (bursts, refill retries) */
 	bool fill_planned;          /* metadata: fill_target_pct > 0 */
 	char *disk;                 /* storage model of the scratch disk, "?" unknown */

@@ -52,6 +52,34 @@ static bool read_spans(struct dataset *ds, struct ds_run *r, const char *rel,
 	return true;
 }
 
+static int span_cmp(const void *a, const void *b)
+{
+	const long long *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Sorts the spans and joins those that overlap: their union, each moment once. */
+static void spans_union(struct spans *s)
+{
+	size_t k = 0;
+
+	if (!s->n)
+		return;
+	qsort(s->v, s->n, sizeof(*s->v), span_cmp);
+	for (size_t i = 1; i < s->n; i++) {
+		if (s->v[i][0] <= s->v[k][1]) {
+			if (s->v[i][1] > s->v[k][1])
+				s->v[k][1] = s->v[i][1];
+		} else {
+			k++;
+			s->v[k][0] = s->v[i][0];
+			s->v[k][1] = s->v[i][1];
+		}
+	}
+	s->n = k + 1;
+}
+
 static long long overlap(long long a0, long long a1, long long b0, long long b1)
 {
 	long long lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
@@ -118,11 +146,28 @@ void ds_read_readers(struct dataset *ds, size_t ri)
 		}
 	}
 	if (has_k) {
+		/*
+		 * The windows begin with the fill's own reading; the keeping
+		 * (keep_seconds, fill-keeper.csv) is the last keep_seconds of
+		 * them, up to the keeper's last read: its share is of that.
+		 */
+		long long end = 0, from;
+
+		/* the keeper's windows may overlap (its readers record apart) */
+		spans_union(&keeper);
+		for (size_t i = 0; i < keeper.n; i++)
+			if (keeper.v[i][1] > end)
+				end = keeper.v[i][1];
+		from = r->keep_seconds > 0 ? end - (long long)(r->keep_seconds * 1e9) : 0;
 		r->keeper_stopped_ns = r->keeper_read_ns = 0;
 		for (size_t i = 0; i < stopped.n; i++)
 			r->keeper_stopped_ns += stopped.v[i][1] - stopped.v[i][0];
-		for (size_t i = 0; i < keeper.n; i++)
-			r->keeper_read_ns += unstopped(keeper.v[i][0], keeper.v[i][1], &stopped);
+		for (size_t i = 0; i < keeper.n; i++) {
+			long long a = keeper.v[i][0] > from ? keeper.v[i][0] : from;
+
+			if (keeper.v[i][1] > a)
+				r->keeper_read_ns += unstopped(a, keeper.v[i][1], &stopped);
+		}
 	}
 	free(quiet.v);
 	free(stopped.v);
