@@ -108,6 +108,15 @@ static void window_add(long long t0, long long t1)
 			wins[nwins - 1][0] = t0;
 		if (t1 > wins[nwins - 1][1])
 			wins[nwins - 1][1] = t1;
+		/* a window that began earlier (the look, a long read) may now
+		 * reach back into the ones before: join them */
+		while (nwins > 1 && wins[nwins - 1][0] <= wins[nwins - 2][1] + 5000000LL) {
+			if (wins[nwins - 1][0] < wins[nwins - 2][0])
+				wins[nwins - 2][0] = wins[nwins - 1][0];
+			if (wins[nwins - 1][1] > wins[nwins - 2][1])
+				wins[nwins - 2][1] = wins[nwins - 1][1];
+			nwins--;
+		}
 	} else {
 		if (nwins == capwins) {
 			long long (*w)[2];
