@@ -284,6 +284,16 @@ static void test_paths(void **state)
 		t = ds_path_text(&p);
 		assert_string_equal(t, "-");
 		free(t);
+		/* asked at 0, the kernel aligned at 8 (a patch of one's own): both said */
+		{
+			struct ds_alloc a = { .align = 0, .kalign = 8, .from_area = -1 };
+
+			strcpy(a.path, "debugfs");
+			ds_path_add(&p, &a);
+			t = ds_path_text(&p);
+			assert_string_equal(t, "debugfs, align 8 (asked 0)");
+			free(t);
+		}
 	}
 	sb_free(&errs);
 	dataset_free(&ds);

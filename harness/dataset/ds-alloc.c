@@ -305,6 +305,13 @@ char *ds_path_text(const struct ds_path *p)
 		sb_addf(&sb, ", align %d", lo);
 	else if (hi >= 0)
 		sb_addf(&sb, ", align %d-%d", lo, hi);
+	/* a kernel that aligns otherwise than asked (a patch of one's own) says so */
+	if (p->khi >= 0 && p->hi >= 0 && (p->klo != p->lo || p->khi != p->hi)) {
+		if (p->lo == p->hi)
+			sb_addf(&sb, " (asked %d)", p->lo);
+		else
+			sb_addf(&sb, " (asked %d-%d)", p->lo, p->hi);
+	}
 	if (p->fallbacks)
 		sb_addf(&sb, ", %zu from the buddy allocator", p->fallbacks);
 	return sb_detach(&sb);
