@@ -86,8 +86,12 @@ static double per_request(const struct pick *k, const void *arg)
 	return (double)d / n;
 }
 
-/* A run's busy retries: their sum over its traced requests, how many were and were not. */
-static void run_retries(const struct pick *k, double *sum, size_t *traced, size_t *untraced)
+/*
+ * A run's busy retries: their sum over its traced requests of pages pages
+ * (every size when pages < 0), how many were and were not traced.
+ */
+static void run_retries(const struct pick *k, long long pages, double *sum, size_t *traced,
+			size_t *untraced)
 {
 	const struct dataset *ds = &k->set->ds;
 
@@ -96,7 +100,7 @@ static void run_retries(const struct pick *k, double *sum, size_t *traced, size_
 	for (size_t i = 0; i < ds->nallocs; i++) {
 		const struct ds_alloc *a = &ds->allocs[i];
 
-		if (a->run != k->run || a->tag[0])
+		if (a->run != k->run || a->tag[0] || (pages >= 0 && a->pages != pages))
 			continue;
 		/* an untraced request's retries are unknown, not 0 */
 		if (a->retries == DS_NONE) {
@@ -108,14 +112,16 @@ static void run_retries(const struct pick *k, double *sum, size_t *traced, size_
 	}
 }
 
-/* Busy retries per request of the runs traced whole; NAN for the others. */
+/*
+ * Busy retries per request of a run traced whole, at *arg pages (every
+ * size: -1); NAN when some of those requests went untraced.
+ */
 static double retries_whole(const struct pick *k, const void *arg)
 {
 	double sum;
 	size_t traced, untraced;
 
-	(void)arg;
-	run_retries(k, &sum, &traced, &untraced);
+	run_retries(k, *(const long long *)arg, &sum, &traced, &untraced);
 	return traced && !untraced ? sum / traced : NAN;
 }
 
@@ -137,7 +143,7 @@ static void retries_partial(struct strbuf *md, const struct picks *ps, const cha
 
 		if (!pick_ok(&ps->v[i], section))
 			continue;
-		run_retries(&ps->v[i], &sum, &traced, &untraced);
+		run_retries(&ps->v[i], -1, &sum, &traced, &untraced);
 		if (!traced)
 			sb_addf(&none, "%s`%s`", none.len ? ", " : "", prun(&ps->v[i])->name);
 		else if (untraced)
@@ -151,28 +157,6 @@ static void retries_partial(struct strbuf *md, const struct picks *ps, const cha
 	sb_free(&none);
 }
 
-/* A run's busy retries per request of one size, traced whole; NAN otherwise. */
-static double retries_at(const struct pick *k, const void *arg)
-{
-	const struct dataset *ds = &k->set->ds;
-	long long pages = *(const long long *)arg;
-	double sum = 0;
-	size_t traced = 0, untraced = 0;
-
-	for (size_t i = 0; i < ds->nallocs; i++) {
-		const struct ds_alloc *a = &ds->allocs[i];
-
-		if (a->run != k->run || a->tag[0] || a->pages != pages)
-			continue;
-		if (a->retries == DS_NONE)
-			untraced++;
-		else
-			sum += (double)a->retries;
-		traced += a->retries != DS_NONE;
-	}
-	return traced && !untraced ? sum / traced : NAN;
-}
-
 /*
  * Busy retries depend on the size (a page that will not migrate costs one
  * retry per start position whose range covers it): per size, the median
@@ -181,43 +165,37 @@ static double retries_at(const struct pick *k, const void *arg)
  */
 static void retries_by_size(struct strbuf *md, const struct picks *ps, const char *section)
 {
-	long long sizes[64];
+	long long *sizes = NULL;
 	struct strbuf by;
 	bool any = false;
-	size_t ns = 0;
+	size_t n = 0, ns = 0;
 
 	for (size_t i = 0; i < ps->n; i++) {
 		const struct dataset *ds = &ps->v[i].set->ds;
 
 		if (!pick_ok(&ps->v[i], section))
 			continue;
-		for (size_t a = 0; a < ds->nallocs; a++) {
-			const struct ds_alloc *x = &ds->allocs[a];
-			size_t j = 0;
-
-			if (x->run != ps->v[i].run || x->tag[0])
-				continue;
-			while (j < ns && sizes[j] != x->pages)
-				j++;
-			if (j == ns && ns < ARRAY_SIZE(sizes))
-				sizes[ns++] = x->pages;
-		}
+		for (size_t a = 0; a < ds->nallocs; a++)
+			if (ds->allocs[a].run == ps->v[i].run && !ds->allocs[a].tag[0]) {
+				sizes = xrealloc(sizes, (n + 1) * sizeof(*sizes));
+				sizes[n++] = ds->allocs[a].pages;
+			}
 	}
-	if (ns < 2)
+	/* distinct, ascending, as the tables */
+	if (n)
+		qsort(sizes, n, sizeof(*sizes), cmp_ll);
+	for (size_t i = 0; i < n; i++)
+		if (!ns || sizes[ns - 1] != sizes[i])
+			sizes[ns++] = sizes[i];
+	if (ns < 2) {
+		free(sizes);
 		return;
-	/* ascending, as the tables */
-	for (size_t i = 1; i < ns; i++)
-		for (size_t j = i; j > 0 && sizes[j - 1] > sizes[j]; j--) {
-			long long t = sizes[j];
-
-			sizes[j] = sizes[j - 1];
-			sizes[j - 1] = t;
-		}
+	}
 	sb_init(&by);
 	for (size_t j = 0; j < ns; j++) {
 		struct facts f;
 
-		facts_of(&f, ps, section, retries_at, &sizes[j]);
+		facts_of(&f, ps, section, retries_whole, &sizes[j]);
 		sb_addf(&by, "%s %lld page%s ", j ? "," : "", sizes[j], sizes[j] == 1 ? "" : "s");
 		if (f.n) {
 			sb_addf(&by, "%s (%s)", repro_num(over_reps(f.v, f.n).med),
@@ -235,15 +213,17 @@ static void retries_by_size(struct strbuf *md, const struct picks *ps, const cha
 		sb_addf(md, "; by size, busy retries per request (median over the runs traced whole "
 			"at that size, their range):%s", by.buf);
 	sb_free(&by);
+	free(sizes);
 }
 
 /* "each CMA request migrated ... after ... busy retries": every run of the section. */
 static void cma_work(struct strbuf *md, const struct picks *ps, const char *cma)
 {
+	static const long long every = -1;
 	struct facts mig, rt;
 
 	facts_of(&mig, ps, cma, per_request, "pgmigrate_success");
-	facts_of(&rt, ps, cma, retries_whole, NULL);
+	facts_of(&rt, ps, cma, retries_whole, &every);
 	if (mig.n) {
 		sb_addf(md, "; each CMA request migrated a median of %s pages (runs %s; vmstat "
 			"`pgmigrate_success` over the run / requests",

@@ -8,7 +8,8 @@
  * area of a cma set-up). With walk, /proc/kpageflags splits the tenants
  * into anonymous and file (page cache) pages on the LRU lists.
  * GCMA area: its pool lent to cleancache; tenants = cleancache's
- * cached_pages, total = pool_pages.
+ * cached_pages, total = pool_pages; with walk, its pages walked as a CMA
+ * area's (found on no LRU list: 0 and 0).
  */
 #ifndef AREA_H
 #define AREA_H
@@ -115,6 +116,14 @@ static int area_read(const char *area, int walk, struct area_state *s)
 		s->used = area_read_long("/sys/kernel/debug/cleancache/lent_pages");
 		s->free = s->total >= 0 && s->tenants >= 0 && s->used >= 0 ?
 			  s->total - s->tenants - s->used : -1;
+		/* the same walk over its pages where the cma debugfs lists it (none
+		 * are on the LRU): a sampler pays it in both set-ups alike */
+		if (walk) {
+			long base = area_debugfs(area, "base_pfn"), n = area_debugfs(area, "count");
+
+			if (base >= 0 && n > 0)
+				area_walk(base, n, &s->anon, &s->file);
+		}
 		return s->total > 0 && s->tenants >= 0 ? 0 : -1;
 	}
 	s->total = area_debugfs(area, "count");

@@ -57,19 +57,13 @@ static void cma_rows(FILE *out, const char *t)
 		closedir(d);
 }
 
-/* The area's state; for GCMA, the walk of its pages as for CMA's. */
+/* The area's state, with the kpageflags walk (area.h: both kinds of area). */
 static void area_rows(FILE *out, const char *t, const char *area)
 {
 	struct area_state s;
 
 	if (area_read(area, 1, &s))
 		return;
-	if (s.gcma) {
-		long base = area_debugfs(area, "base_pfn"), count = area_debugfs(area, "count");
-
-		if (base >= 0 && count > 0)
-			area_walk(base, count, &s.anon, &s.file);
-	}
 	fprintf(out, "%s,area,total,%ld\n%s,area,used,%ld\n%s,area,free,%ld\n"
 		"%s,area,tenants,%ld\n%s,area,occupancy_pct,%.1f\n", t, s.total, t, s.used, t,
 		s.free, t, s.tenants, t, area_occupancy(&s));
