@@ -631,6 +631,21 @@ static void test_requests_every_run(void **state)
 	HAS(md, "Under cma the job met a median of 3.50 allocation requests per run (3.00"
 		"\xe2\x80\x93" "4.00 over 2 runs; those that began before it ended); of its 8 "
 		"requests, 1 began after it ended and 1 hit their deadline.");
+	HAS(md, "**Not the same work**: in 1 of the 2 runs with a plan the plan outlasted the "
+		"job: `cma-r1` (by 9.0 s);");
+	free(md);
+	/* cma-r1's last request at 110 s: both plans end inside their builds */
+	free(cmd);
+	cmd = xasprintf("%s/rfc-v2-background-a/runs/cma-r1/alloc.csv", tmp);
+	md = xstrdup(a1);
+	memcpy(strstr(md, "130000000000"), "110000000000", 12);
+	assert_int_equal(write_file(cmd, md, strlen(md)), 0);
+	free(md);
+	free(cmd);
+	dirs[0] = cmd = path_join(tmp, "rfc-v2-background-a");
+	md = doc(published_csv, dirs, 1);
+	HAS(md, "The same work: in each of the 2 runs with a plan, the plan's last request ended "
+		"before the job did (closest: `cma-r1`, 11.0 s before).");
 	free(md);
 	free(cmd);
 	assert_int_equal(rm_rf(tmp), 0);

@@ -10,6 +10,7 @@
 
 #include "scenario/disk.h"
 #include "scenario/scenario.h"
+#include "run/vm.h"
 
 static const struct scn_ctx ctx = { .fio_dir = TEST_DATA "/fio" };
 
@@ -356,6 +357,40 @@ static void test_value_lists(void **state)
 	free(p);
 }
 
+/*
+ * clock: host by default, instructions on request; only the latter puts
+ * -icount on QEMU's command line.
+ */
+static void test_clock(void **state)
+{
+	struct scenario s;
+	struct strbuf errs = { 0 };
+	char *p = data("good.scn");
+	struct vm_config vc = { .qemu = "qemu", .accel = "tcg", .mem_mib = 256, .cpus = 2,
+				.kernel = "bzImage", .cmdline = "console=ttyS0" };
+	struct strlist argv = { 0 };
+
+	(void)state;
+	assert_int_equal(scenario_load(p, &ctx, &s, &errs), 0);
+	assert_int_equal(s.runs[0].clock, CLOCK_HOST);
+	vm_argv(&vc, &argv);
+	for (size_t i = 0; i < argv.n; i++)
+		assert_string_not_equal(argv.v[i], "-icount");
+	sl_free(&argv);
+	assert_int_equal(scenario_override(&s, "clock=instructions", &ctx, &errs), 0);
+	assert_int_equal(s.runs[0].clock, CLOCK_INSTRUCTIONS);
+	vc.icount = true;
+	vm_argv(&vc, &argv);
+	assert_true(sl_has(&argv, "-icount"));
+	assert_true(sl_has(&argv, "shift=0,sleep=on"));
+	sl_free(&argv);
+	assert_int_equal(scenario_override(&s, "clock=wall", &ctx, &errs), 1);
+	assert_non_null(strstr(errs.buf, "'wall' is not a guest clock (host, instructions)"));
+	scenario_free(&s);
+	sb_free(&errs);
+	free(p);
+}
+
 /* Every row's help line says its type and default; rows without a default say none. */
 static void test_key_help(void **state)
 {
@@ -481,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_override),
 		cmocka_unit_test(test_value_lists),
+		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_key_help),
 		cmocka_unit_test(test_fill_and_disk),
 		cmocka_unit_test(test_units),

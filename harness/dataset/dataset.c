@@ -81,6 +81,8 @@ static void run_from_json(struct ds_run *r, json_object *m)
 	set_str(&r->scenario, js_str(m, "scenario"));
 	set_str(&r->kernel_version, js_str(m, "kernel_version"));
 	set_str(&r->accel, js_str(m, "accelerator"));
+	if (js_str(m, "clock"))
+		set_str(&r->clock, js_str(m, "clock"));
 	set_str(&r->area, js_str(m, "area"));
 	set_str(&r->allocations, js_str(m, "allocations"));
 	set_str(&r->trace_problem, js_str(m, "trace_problem"));
@@ -376,6 +378,7 @@ void dataset_free(struct dataset *ds)
 		free(r->scenario);
 		free(r->kernel_version);
 		free(r->accel);
+		free(r->clock);
 		free(r->area);
 		free(r->allocations);
 		free(r->trace_problem);

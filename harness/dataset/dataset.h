@@ -27,6 +27,7 @@ struct ds_run {
 	bool has_attr;              /* trace-attr.csv was read (trace=attribution) */
 	/* What metadata.json says of the run ("?" / -1 where it does not). */
 	char *scenario, *kernel_version, *accel;
+	char *clock;                /* metadata's clock: "instructions" under -icount; NULL: host */
 	char *area;                 /* CMA area allocated from, NULL if none */
 	char *allocations;          /* "traced", "untraced" (beside a job) or "none" */
 	char *trace_problem;        /* what run found wrong with trace.dat, or NULL */
@@ -329,6 +330,8 @@ bool ds_burst_met(const struct dataset *ds, const struct ds_burst *b);
  * (the others began below the fill). */
 bool ds_alloc_after_job(const struct dataset *ds, const struct ds_alloc *a);
 bool ds_burst_after_job(const struct dataset *ds, const struct ds_burst *b);
+/* The job's end minus the plan's last request's end (s), NAN if either is unknown. */
+double ds_plan_margin_s(const struct dataset *ds, size_t run);
 /* Number of runs with a bad status or any problem. */
 size_t dataset_degraded(const struct dataset *ds);
 /* Counter lookup: delta of source/name in run, false if either side is missing. */

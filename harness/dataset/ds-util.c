@@ -110,6 +110,35 @@ bool ds_alloc_after_job(const struct dataset *ds, const struct ds_alloc *a)
 	return after_job(ds, a->run, a->start_ns);
 }
 
+/*
+ * How long the job a run's plan ran beside went on after the plan's last
+ * request ended (s; negative: the plan outlasted the job), NAN for a run
+ * without a timed job or without a dated request. A request's end is its
+ * start plus its user-side latency, censored at its deadline as recorded.
+ */
+double ds_plan_margin_s(const struct dataset *ds, size_t run)
+{
+	double job_end = NAN, plan_end = NAN;
+
+	for (size_t i = 0; i < ds->njobs; i++) {
+		const struct ds_job *j = &ds->jobs[i];
+
+		if (j->run == run && !isnan(j->start_s))
+			job_end = j->start_s + j->elapsed_s;
+	}
+	for (size_t i = 0; i < ds->nallocs; i++) {
+		const struct ds_alloc *a = &ds->allocs[i];
+		double end;
+
+		if (a->run != run || a->tag[0] || a->start_ns == DS_NONE || a->user_ns == DS_NONE)
+			continue;
+		end = (double)(a->start_ns + a->user_ns) / 1e9;
+		if (isnan(plan_end) || end > plan_end)
+			plan_end = end;
+	}
+	return job_end - plan_end;
+}
+
 bool ds_burst_after_job(const struct dataset *ds, const struct ds_burst *b)
 {
 	return after_job(ds, b->run, b->start_ns);

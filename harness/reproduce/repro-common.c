@@ -131,8 +131,8 @@ void no_results(struct strbuf *md, const char *scenario, const char *const *sect
 void describe_env(struct strbuf *md, const struct picks *ps)
 {
 	struct strlist acc = { 0 }, ver = { 0 }, cpus = { 0 }, mem = { 0 }, area = { 0 };
-	struct strlist swap = { 0 };
-	const struct strlist *all[] = { &acc, &ver, &cpus, &mem, &area, &swap };
+	struct strlist swap = { 0 }, clock = { 0 };
+	const struct strlist *all[] = { &acc, &ver, &cpus, &mem, &area, &swap, &clock };
 
 	for (size_t i = 0; i < ps->n; i++) {
 		const struct ds_run *m = prun(&ps->v[i]);
@@ -144,6 +144,8 @@ void describe_env(struct strbuf *md, const struct picks *ps)
 			sl_add(&acc, m->accel);
 		if (!sl_has(&ver, m->kernel_version))
 			sl_add(&ver, m->kernel_version);
+		if (!sl_has(&clock, m->clock ? m->clock : "host"))
+			sl_add(&clock, m->clock ? m->clock : "host");
 #define ADD_UNIQ(list, cond, ...)                        \
 		if (cond) {                              \
 			s = xasprintf(__VA_ARGS__);      \
@@ -165,6 +167,12 @@ void describe_env(struct strbuf *md, const struct picks *ps)
 		sb_addf(md, "%s%s", i ? "/" : " ", acc.v[i]);
 	if (acc.n == 1 && !strcmp(acc.v[0], "tcg"))
 		sb_add(md, " (TCG: an emulated CPU)");
+	if (clock.n == 1 && !strcmp(clock.v[0], "instructions"))
+		sb_add(md, " with a guest clock that counts instructions (-icount: 1 ns each, "
+		       "vCPUs in turn on one host thread)");
+	else if (sl_has(&clock, "instructions"))
+		sb_add(md, " with a guest clock that counts instructions in some runs and follows "
+		       "the host's in others");
 	else if (acc.n == 1 && !strcmp(acc.v[0], "kvm"))
 		sb_add(md, " (KVM: a virtualised host CPU)");
 	sb_add(md, ", Linux");

@@ -34,6 +34,38 @@ static bool plan_needs_it(const struct plan *plan, const struct cmb_arch *a)
 	return false;
 }
 
+/*
+ * The clock the plan's disk-scale=cpu runs of arch a run under: the slow-down
+ * is measured under it (calibrate_check_clocks refuses a plan that mixes them).
+ */
+static bool plan_icount(const struct plan *plan, const struct cmb_arch *a)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->runs[i].spec->arch == a && plan->runs[i].spec->disk_scale == 0 &&
+		    strcmp(plan->runs[i].spec->disk, "host"))
+			return plan->runs[i].spec->clock == CLOCK_INSTRUCTIONS;
+	return false;
+}
+
+static int calibrate_check_clocks(const struct plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct run_spec *s = plan->runs[i].spec;
+
+		if (s->disk_scale != 0 || !strcmp(s->disk, "host"))
+			continue;
+		if ((s->clock == CLOCK_INSTRUCTIONS) != plan_icount(plan, s->arch)) {
+			err_msg("%s: section %s: disk-scale=cpu under clock=%s beside runs of "
+				"another clock in one plan: the slow-down is measured under one "
+				"clock per arch; run them apart or give disk-scale a number",
+				plan->runs[i].scn->path, s->section,
+				s->clock == CLOCK_INSTRUCTIONS ? "instructions" : "host");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The accelerator runner_accel will likely choose (calibrate_needed runs before it). */
 static const char *likely_accel(const struct run_ctx *ctx)
 {
@@ -50,10 +82,10 @@ static const char *likely_accel(const struct run_ctx *ctx)
 }
 
 /* x86_64's key is the one it always was; another arch's names the arch. */
-static char *history_key(const struct run_ctx *ctx, const struct cmb_arch *a)
+static char *history_key(const struct run_ctx *ctx, const struct cmb_arch *a, bool icount)
 {
 	unsigned int ai = arch_index(a);
-	const char *accel = arch_native(a) ? likely_accel(ctx) : "tcg";
+	const char *accel = arch_native(a) && !icount ? likely_accel(ctx) : icount ? "tcg-icount" : "tcg";
 	char *qv = ctx->qemu_versions[ai] ? xstrdup(ctx->qemu_versions[ai])
 		 : ctx->qemu_version ? xstrdup(ctx->qemu_version) : NULL;
 	char *key;
@@ -85,7 +117,7 @@ bool calibrate_needed(const struct run_ctx *ctx, const struct plan *plan,
 		return false;
 	if (ctx->recalibrate)
 		return true;
-	key = history_key(ctx, a);
+	key = history_key(ctx, a, plan_icount(plan, a));
 	needed = history_get(ctx->env, key) <= 0;
 	free(key);
 	return needed;
@@ -132,7 +164,7 @@ static char *rounds_plan(int n)
 
 /* One boot: guest[] and host[] MB/s of n rounds: 0, or -1. */
 static int measure_rounds(const struct run_ctx *ctx, const struct cmb_arch *a, const char *kernel,
-			  int n, double *host, double *guest)
+			  int n, bool icount, double *host, double *guest)
 {
 	unsigned int ai = arch_index(a);
 	char *dir = env_cache(ctx->env, "tmp/calibrate-XXXXXX");
@@ -162,7 +194,7 @@ static int measure_rounds(const struct run_ctx *ctx, const struct cmb_arch *a, c
 		/* No reserved area: QEMU's own device tree is enough on arm64. */
 		struct vm_config vc = {
 			.qemu = arch_qemu(ctx->env, a),
-			.accel = arch_native(a) ? ctx->accel : "tcg",
+			.accel = arch_native(a) && !icount ? ctx->accel : "tcg", .icount = icount,
 			.machine = a->machine, .cpu = a->tcg_cpu, .mem_mib = 512, .cpus = 1,
 			.kernel = kernel, .root_img = ctx->images[ai], .share_dir = dir,
 			.cmdline = cmdline,
@@ -256,12 +288,12 @@ static void warn_doubts(const struct run_ctx *ctx, const struct cmb_arch *a, con
 }
 
 /* ctx->copy_slowdown[] and copy_calib[] of one arch. */
-static int calibrate_arch(struct run_ctx *ctx, const struct cmb_arch *a)
+static int calibrate_arch(struct run_ctx *ctx, const struct cmb_arch *a, bool icount)
 {
 	unsigned int ai = arch_index(a);
 	struct calib *c = &ctx->copy_calib[ai];
 	const char *kernel = NULL;
-	char *key = history_key(ctx, a), *desc, *date;
+	char *key = history_key(ctx, a, icount), *desc, *date;
 	int n = ctx->calib_rounds > 0 ? ctx->calib_rounds : CALIB_ROUNDS;
 	double *host = xcalloc((size_t)n, sizeof(*host)), *guest = xcalloc((size_t)n, sizeof(*guest));
 	double *ratio = xcalloc((size_t)n, sizeof(*ratio)), load = -1;
@@ -285,7 +317,7 @@ static int calibrate_arch(struct run_ctx *ctx, const struct cmb_arch *a)
 	load = busy_cores(1.0);
 	date = utc_now(false);
 	overall_start(ctx->overall, EST_CALIBRATE, ai);
-	if (!kernel || interrupted() || measure_rounds(ctx, a, kernel, n, host, guest)) {
+	if (!kernel || interrupted() || measure_rounds(ctx, a, kernel, n, icount, host, guest)) {
 		overall_end(ctx->overall, EST_CALIBRATE, ai, false);
 		goto out_date;
 	}
@@ -324,8 +356,12 @@ int calibrate_for_plan(struct run_ctx *ctx, const struct plan *plan)
 {
 	int rc = 0;
 
+	if (calibrate_check_clocks(plan))
+		return -1;
+
 	for (unsigned int a = 0; a < cmb_arches_count && a < RUNNER_MAX_ARCHES; a++)
-		if (plan_needs_it(plan, &cmb_arches[a]) && calibrate_arch(ctx, &cmb_arches[a]))
+		if (plan_needs_it(plan, &cmb_arches[a]) &&
+		    calibrate_arch(ctx, &cmb_arches[a], plan_icount(plan, &cmb_arches[a])))
 			rc = -1;
 	return rc;
 }

@@ -485,6 +485,8 @@ static void meta_host(const struct one_run *o, const char *started, const char *
 	if (image)
 		meta_str(m, "root_image", strrchr(image, '/') ? strrchr(image, '/') + 1 : image);
 	meta_str(m, "accelerator", o->accel);
+	/* what guest time counts (scenario key clock) */
+	meta_str(m, "clock", o->s->clock == CLOCK_INSTRUCTIONS ? "instructions" : "host");
 	meta_str(m, "accelerator_reason", o->accel_reason);
 	meta_str(m, "date", started);
 	/* Epoch seconds: when runs on one host overlapped (Slurm's tasks). */
@@ -512,6 +514,7 @@ static const char *boot(struct one_run *o)
 	free(kdir);
 	struct vm_config vc = {
 		.qemu = arch_qemu(o->ctx->env, o->arch), .accel = o->accel,
+		.icount = o->s->clock == CLOCK_INSTRUCTIONS,
 		.mem_mib = o->r->mem_mib, .machine = o->arch->machine, .cpu = o->arch->tcg_cpu,
 		.cpus = s->cpus, .kernel = o->k->bzimage, .cmdline = o->r->cmdline,
 		.root_img = o->ctx->images[o->ai], .scratch_img = o->scratch, .share_dir = o->dir,
@@ -704,9 +707,11 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 
 	o.ai = arch_index(o.arch);
 	o.k = kernel_for(ctx, o.s, &o.kok);
-	o.accel = arch_native(o.arch) ? ctx->accel : "tcg";
-	o.accel_reason = arch_native(o.arch) ? xstrdup(ctx->accel_reason)
-		: xasprintf("an %s guest on a host of another architecture: TCG", o.arch->name);
+	o.accel = arch_native(o.arch) && o.s->clock != CLOCK_INSTRUCTIONS ? ctx->accel : "tcg";
+	o.accel_reason = !arch_native(o.arch)
+		? xasprintf("an %s guest on a host of another architecture: TCG", o.arch->name)
+		: o.s->clock == CLOCK_INSTRUCTIONS ? xstrdup("clock=instructions: TCG's -icount")
+		: xstrdup(ctx->accel_reason);
 	o.dir = xasprintf("%s/runs/%s", ctx->tmpdir, r->name);
 	o.console = path_join(o.dir, "console.log");
 	o.label = xasprintf("run %zu/%zu %s/%s", idx + 1, total, r->scn->name, r->name);

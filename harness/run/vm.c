@@ -40,6 +40,11 @@ void vm_argv(const struct vm_config *c, struct strlist *a)
 	}
 	sl_add(a, "-accel");
 	sl_add(a, c->accel);
+	if (c->icount) {
+		/* 1 ns of guest time per instruction; idle time follows the host */
+		sl_add(a, "-icount");
+		sl_add(a, "shift=0,sleep=on");
+	}
 	if (!strcmp(c->accel, "kvm")) {
 		sl_add(a, "-cpu");
 		sl_add(a, "host");

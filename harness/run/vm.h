@@ -14,6 +14,7 @@
 struct vm_config {
 	const char *qemu;
 	const char *accel;          /* "kvm" or "tcg" */
+	bool icount;                /* TCG: guest time counts instructions (-icount) */
 	const char *machine;        /* -machine (arm64: virt), NULL: QEMU's default */
 	const char *cpu;            /* -cpu under TCG, NULL: QEMU's default (KVM: host) */
 	const char *dtb;            /* -dtb: the device tree to boot with, NULL: QEMU's own */

@@ -293,6 +293,18 @@ static const struct key_def keys[] = {
 	  .posval = VALUES("stream", "paced"), .what = "a way of keeping the area full",
 	  .help = "how a filled area is kept full while the work runs (below): its readers read "
 		  "on, or only while the area is short" },
+	{ "clock", K_CLOCK, T_ENUM, OFF(clock), .def = "host",
+	  .posval = VALUES("host", "instructions"), .what = "a guest clock",
+	  .help = "what the guest's time counts. `host`: multi-threaded TCG, one host thread "
+		  "per vCPU; guest time follows the host's clock and so the host's speed, which "
+		  "drifts over minutes (a build's time spread 11% over 5 runs within 30 minutes, "
+		  "results/bench/none-spread-20261207). `instructions`: QEMU's `-icount "
+		  "shift=0,sleep=on`: one host thread runs every vCPU in turn, each guest "
+		  "instruction is 1 ns of guest time, and time idle (a throttled disk's wait) "
+		  "follows the host's clock; that build's spread fell to 0.8%, but its CPUs are "
+		  "slower in guest time (its user time 3.3x), its runs take 2.3x as long, and "
+		  "vCPUs run in turn, not at once. TCG only: such runs never use KVM; "
+		  "`disk-scale=cpu` is measured under the same clock" },
 	{ "swap", K_SWAP, T_SIZE, OFF(swap),
 	  .help = "swap space the guest turns on before anything else runs (`swap-device`); unset "
 		  "or `0M`: none. The kernels have swap compiled in, so without it anonymous memory "

@@ -19,6 +19,8 @@
 enum setup { SETUP_NONE, SETUP_CARVEOUT, SETUP_CMA, SETUP_GCMA };
 /* stream: its readers read on; paced: only while the area is short */
 enum fill_keep { FILL_STREAM, FILL_PACED };
+/* host: guest time follows the host's clock; instructions: QEMU's -icount */
+enum guest_clock { CLOCK_HOST, CLOCK_INSTRUCTIONS };
 
 #define MAX_ALLOC_SIZES 32
 
@@ -32,7 +34,7 @@ enum scn_key {
 	K_ALLOC_TIMEOUT, K_PRIMARY, K_ORDER_SEED, K_ALLOC_REFILL, K_SWAP, K_SWAP_DEVICE,
 	K_BUILD_HEADERS, K_BUILD_INCLUDES, K_ALLOC_PASSES, K_ALLOC_START,
 	K_APP_COUNT, K_APP_CODE, K_APP_ASSETS, K_APP_HEAP, K_APP_LAUNCHES, K_APP_KEEP, K_APP_DWELL,
-	K_HANG_SILENCE, K_SCRATCH_STALL, K_ALLOC_PATH, K_ALLOC_ALIGN,
+	K_HANG_SILENCE, K_SCRATCH_STALL, K_ALLOC_PATH, K_ALLOC_ALIGN, K_CLOCK,
 	K__COUNT
 };
 
@@ -90,6 +92,7 @@ struct run_spec {
 	long fill;              /* % of the area its tenants fill before allocations; 0: idle */
 	double fill_timeout;    /* seconds the fill may take */
 	enum fill_keep fill_keep; /* how the keeper keeps the area full */
+	enum guest_clock clock; /* what the guest's time counts (TCG only for instructions) */
 	uint64_t swap;          /* bytes of swap the guest turns on; 0: none */
 	char *swap_device;      /* "disk" (a file on the scratch disk) or "zram" */
 	char *baseline;         /* the section the report compares the others with */
