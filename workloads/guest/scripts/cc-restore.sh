@@ -12,15 +12,28 @@
 # $R/cc-restore.txt, one line per round:
 #   round=N readers=N mib=N hits=N seconds=S mib_s=S contentions=N
 #   waittime_total_us=S holdtime_max_us=S acquisitions=N locks=N
+# Each round also times the same readers on the files while the page
+# cache holds them (pc_mib_s: page-cache hits, the cost a hit is judged
+# against). With CC_RESTORE_PROFILE=N, N more rounds run the same two
+# reads under perf (cpu-clock samples on every vCPU at 997 Hz, kernel call
+# chains), folded into $R/cc-profile-pc-N.folded and
+# $R/cc-profile-cc-N.folded ("comm;root;...;leaf count"), with
+# $R/cc-profile.txt ("round=N kind=pc|cc hits=N seconds=S mib_s=S
+# samples=N hz=997"): their throughput is the profiled one, never a timed
+# round's (scripts/restore-profile).
 # Environment from init: R (results); CC_RESTORE_MB (per file, default
-# 24), CC_RESTORE_ROUNDS (default 3) may come from the kernel command line.
+# 24), CC_RESTORE_ROUNDS (default 3), CC_RESTORE_PROFILE (default 0) may
+# come from the kernel command line.
 set -u
 # shellcheck source=workloads/guest/scripts/lib.sh
 . "$P/lib.sh"
 MB=${CC_RESTORE_MB:-24}
 ROUNDS=${CC_RESTORE_ROUNDS:-3}
+PROFILE=${CC_RESTORE_PROFILE:-0}
+HZ=997
 N=$(nproc)
 : > "$R/cc-restore.txt"
+: > "$R/cc-profile.txt"
 
 files=
 i=1
@@ -47,14 +60,61 @@ lockstat() {
 		END { printf "contentions=%d waittime_total_us=%.2f holdtime_max_us=%.2f acquisitions=%d locks=%d", c, w, h, a, n }' /proc/lock_stat
 }
 
+# mib_s OUT: MiB/s from read-files' output OUT
+mib_s() {
+	echo "$1" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END { printf "%.1f", v["seconds"] > 0 ? v["bytes"] / 1048576 / v["seconds"] : 0 }'
+}
+
+# reads KIND ROUND: the readers' read of every file, timed; under perf in a
+# profile round (ROUND > ROUNDS), its samples folded into
+# $R/cc-profile-KIND-N.folded. Prints read-files' output.
+reads() {
+	if [ "$2" -le "$ROUNDS" ]; then
+		# shellcheck disable=SC2086 # one word per file
+		read-files $files
+		return
+	fi
+	# shellcheck disable=SC2086 # one word per file
+	perf record -q -a -g -F $HZ -e cpu-clock -B -N -o /tmp/cc.perf -- read-files $files \
+		2> /tmp/cc-perf.err
+	_rc=$?
+	perf script -i /tmp/cc.perf -F comm,ip,sym 2>> /tmp/cc-perf.err | awk '
+		function flush() { if (comm != "") n[comm ";" st]++; comm = ""; st = "" }
+		/^\t/ { st = (st == "" ? $2 : $2 ";" st); next }
+		NF { flush(); comm = $1; next }
+		{ flush() }
+		END { flush(); for (k in n) print k, n[k] }' > "$R/cc-profile-$1-$(($2 - ROUNDS)).folded"
+	cat /tmp/cc-perf.err >> "$R/cc-restore.log"
+	rm -f /tmp/cc.perf /tmp/cc-perf.err
+	return $_rc
+}
+
+# samples FILE: the samples a folded profile holds
+samples() {
+	awk '{ s += $NF } END { print s + 0 }' "$1"
+}
+
 r=1
-while [ $r -le "$ROUNDS" ]; do
+while [ $r -le $((ROUNDS + PROFILE)) ]; do
+	if [ $r -gt "$ROUNDS" ] && ! command -v perf > /dev/null; then
+		echo "cc-restore: no perf in the guest: no profile" >&2
+		break
+	fi
 	i=1
 	while [ $i -le "$N" ]; do
 		cat /mnt/scratch/restore-$i.dat > /dev/null
 		cat /mnt/scratch/restore-$i.dat > /dev/null
 		i=$((i + 1))
 	done
+	# every page in the page cache: the readers' page-cache hits
+	pc=$(reads pc $r) || { echo "cc-restore: read-files failed: $pc" >&2; exit 1; }
+	if [ $r -gt "$ROUNDS" ]; then
+		p=$((r - ROUNDS))
+		echo "round=$p kind=pc hits=0 $(echo "$pc" | sed -n 's/.*\(seconds=[0-9.]*\).*/\1/p')" \
+			"mib_s=$(mib_s "$pc") samples=$(samples "$R/cc-profile-pc-$p.folded") hz=$HZ" \
+			>> "$R/cc-profile.txt"
+	fi
 	cc_reclaim $((N * MB * 256 * 9 / 10)) >> "$R/cc-restore.log"
 	# The pressure file's pages go now: evicted inside the timed reads,
 	# each would take cleancache's lock for its invalidation
@@ -62,15 +122,22 @@ while [ $r -le "$ROUNDS" ]; do
 	counters restore-$r-before
 	h0=$(cat "$CC/hits")
 	[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
-	# shellcheck disable=SC2086 # one word per file
-	rd=$(read-files $files) || { echo "cc-restore: read-files failed: $rd" >&2; exit 1; }
+	rd=$(reads cc $r) || { echo "cc-restore: read-files failed: $rd" >&2; exit 1; }
 	ls=$(lockstat)
 	h1=$(cat "$CC/hits")
 	counters restore-$r-after
 	s=$(echo "$rd" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
-	awk -v r="$r" -v n="$N" -v mb="$MB" -v h=$((h1 - h0)) -v s="${s:-0}" -v ls="$ls" 'BEGIN {
-		printf "round=%d readers=%d mib=%d hits=%d seconds=%.4f mib_s=%.1f %s\n",
-			r, n, n * mb, h, s, (s > 0 ? h * 4 / 1024 / s : 0), ls }' >> "$R/cc-restore.txt"
+	if [ $r -gt "$ROUNDS" ]; then
+		awk -v r=$((r - ROUNDS)) -v h=$((h1 - h0)) -v s="${s:-0}" -v hz=$HZ \
+			-v n="$(samples "$R/cc-profile-cc-$((r - ROUNDS)).folded")" 'BEGIN {
+			printf "round=%d kind=cc hits=%d seconds=%.4f mib_s=%.1f samples=%d hz=%d\n",
+				r, h, s, (s > 0 ? h * 4 / 1024 / s : 0), n, hz }' >> "$R/cc-profile.txt"
+	else
+		awk -v r="$r" -v n="$N" -v mb="$MB" -v h=$((h1 - h0)) -v s="${s:-0}" -v ls="$ls" \
+			-v pc="$(mib_s "$pc")" 'BEGIN {
+			printf "round=%d readers=%d mib=%d hits=%d seconds=%.4f mib_s=%.1f %s pc_mib_s=%s\n",
+				r, n, n * mb, h, s, (s > 0 ? h * 4 / 1024 / s : 0), ls, pc }' >> "$R/cc-restore.txt"
+	fi
 	r=$((r + 1))
 done
 rm -f /mnt/scratch/restore-*.dat /mnt/scratch/cc-pressure
