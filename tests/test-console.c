@@ -10,6 +10,24 @@
 
 #include "run/console.h"
 
+/* A kernel that made no area for the set-up says so on the console: that line. */
+static void test_no_area(void **state)
+{
+	char *l;
+
+	(void)state;
+	l = console_no_area("[    0.000000] Linux version 6.12.118\r\n[    0.006875] cma: gcma: 256 MiB "
+			    "requested, more than half of the 511 MiB of memory; no GCMA area\r\n"
+			    "[    0.1] next\r\n");
+	assert_string_equal(l, "[    0.006875] cma: gcma: 256 MiB requested, more than half of "
+			    "the 511 MiB of memory; no GCMA area");
+	free(l);
+	l = console_no_area("[    0.0] cma: Failed to reserve 512 MiB on node 0");
+	assert_string_equal(l, "[    0.0] cma: Failed to reserve 512 MiB on node 0");
+	free(l);
+	assert_null(console_no_area("[    0.0] cma: Reserved 256 MiB at 0x0000000010000000 on node -1\n"));
+}
+
 static void test_markers(void **state)
 {
 	(void)state;
@@ -122,6 +140,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_no_area),
 		cmocka_unit_test(test_trouble),
 		cmocka_unit_test(test_stalls_and_lists),
 		cmocka_unit_test(test_judge),

@@ -1,4 +1,5 @@
 #include "run/console.h"
+#include "lib/util.h"
 
 #include <regex.h>
 #include <stdbool.h>
@@ -221,4 +222,28 @@ int console_judge(FILE *in, FILE *out, struct console_verdict *v)
 	free(line);
 	regfree(&atomic);
 	return ferror(in) ? -1 : 0;
+}
+
+char *console_no_area(const char *text)
+{
+	static const char *const marks[] = {
+		"no GCMA area", "Failed to reserve", "could not be activated",
+		"cannot register GCMA area",
+	};
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		const char *p = strstr(text, marks[i]), *b, *e;
+
+		if (!p)
+			continue;
+		for (b = p; b > text && b[-1] != '\n'; b--)
+			;
+		e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		if (e > b && e[-1] == '\r')
+			e--;
+		return xasprintf("%.*s", (int)(e - b), b);
+	}
+	return NULL;
 }

@@ -23,6 +23,13 @@ enum console_event {
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * The line of a whole console log in which the kernel said it made no
+ * CMA or GCMA area (a gcma= over half of memory, a cma= it could not
+ * reserve), malloc'd, or NULL.
+ */
+char *console_no_area(const char *text);
+
 /* Classifies one console line (without its newline). */
 enum console_event console_classify(const char *line);
 const char *console_event_name(enum console_event e);

@@ -15,6 +15,7 @@
 #include "lib/history.h"
 #include "lib/json.h"
 #include "lib/signals.h"
+#include "run/console.h"
 #include "run/dtb.h"
 #include "run/overall.h"
 #include "run/scratch.h"
@@ -598,6 +599,19 @@ static const char *judge(struct one_run *o, const char *status)
 			snprintf(res->problem, sizeof(res->problem),
 				 "the plan allocates, but alloc.csv %s", have ? "has no row" : "is missing");
 			err_msg("%s/%s: %s", scn, name, res->problem);
+		}
+	}
+	if (res->status == VM_OK) {
+		char *text = o->r->area ? read_file(o->console, NULL) : NULL;
+		char *line = text ? console_no_area(text) : NULL;
+
+		free(text);
+		if (line) {
+			status = "no-area";
+			snprintf(res->problem, sizeof(res->problem),
+				 "the set-up has an area, but the kernel made none: %s", line);
+			err_msg("%s/%s: %s", scn, name, res->problem);
+			free(line);
 		}
 	}
 	if (res->status == VM_OK && !strcmp(status, "ok") && dataset_background_died(o->dir)) {
