@@ -63,7 +63,7 @@ lockstat() {
 # mib_s OUT: MiB/s from read-files' output OUT
 mib_s() {
 	echo "$1" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-		END { printf "%.1f", v["seconds"] > 0 ? v["bytes"] / 1048576 / v["seconds"] : 0 }'
+		END { s = v["seconds"]; printf "%.1f", (s > 0 ? v["bytes"] / 1048576 / s : 0) }'
 }
 
 # reads KIND ROUND: the readers' read of every file, timed; under perf in a
