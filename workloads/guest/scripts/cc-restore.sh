@@ -17,7 +17,8 @@
 # against). With CC_RESTORE_PROFILE=N, N more rounds run the same two
 # reads under perf (cpu-clock samples on every vCPU at 997 Hz, kernel call
 # chains), folded into $R/cc-profile-pc-N.folded and
-# $R/cc-profile-cc-N.folded ("comm;root;...;leaf count"), with
+# $R/cc-profile-cc-N.folded ("comm;root;...;leaf count"; the samples'
+# innermost frames with their offsets in .leaf beside them), with
 # $R/cc-profile.txt ("round=N kind=pc|cc hits=N seconds=S mib_s=S
 # samples=N hz=997"): their throughput is the profiled one, never a timed
 # round's (scripts/restore-profile).
@@ -79,12 +80,16 @@ reads() {
 	perf record -q -a -g -F $HZ -e cpu-clock -B -N -o /tmp/cc.perf -- read-files $files \
 		2> /tmp/cc-perf.err
 	_rc=$?
-	perf script -i /tmp/cc.perf -F comm,ip,sym 2>> /tmp/cc-perf.err | awk '
-		function flush() { if (comm != "") n[comm ";" st]++; comm = ""; st = "" }
-		/^\t/ { st = (st == "" ? $2 : $2 ";" st); next }
-		NF { flush(); comm = $1; next }
+	# frames come leaf first, "ADDR SYM+0xOFF": the stacks without offsets,
+	# and each sample's leaf with its offset apart (where in a function)
+	_f="$R/cc-profile-$1-$(($2 - ROUNDS))"
+	perf script -i /tmp/cc.perf -F comm,ip,sym,symoff 2>> /tmp/cc-perf.err | awk -v leafs="$_f.leaf" '
+		function flush() { if (comm != "") { n[comm ";" st]++; l[leaf]++ } comm = ""; st = "" }
+		/^\t/ { s = $2; if (st == "") leaf = s; sub(/\+0x[0-9a-f]+$/, "", s)
+			st = (st == "" ? s : s ";" st); next }
+		NF { flush(); comm = $1; leaf = ""; next }
 		{ flush() }
-		END { flush(); for (k in n) print k, n[k] }' > "$R/cc-profile-$1-$(($2 - ROUNDS)).folded"
+		END { flush(); for (k in n) print k, n[k]; for (k in l) print k, l[k] > leafs }' > "$_f.folded"
 	cat /tmp/cc-perf.err >> "$R/cc-restore.log"
 	rm -f /tmp/cc.perf /tmp/cc-perf.err
 	return $_rc
