@@ -12,10 +12,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/calib.h"
 #include "lib/history.h"
 #include "lib/util.h"
+#include "run/calibrate.h"
+#include "scenario/plan.h"
 
 #define near(a, b) assert_true((a) > (b) - 1e-9 && (a) < (b) + 1e-9)
 
@@ -212,6 +215,39 @@ static void test_history(void **state)
 	free(cmd);
 }
 
+/*
+ * disk-scale=cpu is measured under one clock per arch: a plan whose
+ * scaled runs mix clock=host and clock=instructions is refused before any
+ * guest boots (the run context is empty: a measurement would fail).
+ */
+static void test_mixed_clocks(void **state)
+{
+	static const char scn_text[] = "[global]\nsetup=cma\narea=32M\ndisk=emmc\n"
+				       "disk-scale=cpu\nalloc-count=0\n[a]\n[b]\n"
+				       "clock=instructions\n";
+	const struct scn_ctx sctx = { .fio_dir = "/nonexistent" };
+	char dir[] = "/tmp/cmb-calib-XXXXXX";
+	struct scenario s;
+	struct plan plan = { 0 };
+	struct strbuf errs = { 0 };
+	struct run_ctx ctx = { 0 };
+	char *path;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = path_join(dir, "mixed.scn");
+	assert_int_equal(write_file(path, scn_text, strlen(scn_text)), 0);
+	assert_int_equal(scenario_load(path, &sctx, &s, &errs), 0);
+	assert_int_equal(plan_add(&plan, &s, NULL, &errs), 0);
+	assert_int_equal(calibrate_for_plan(&ctx, &plan), -1);
+	plan_free(&plan);
+	scenario_free(&s);
+	sb_free(&errs);
+	unlink(path);
+	free(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_doubts),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_mixed_clocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
