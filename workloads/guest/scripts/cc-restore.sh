@@ -21,20 +21,25 @@
 # innermost frames with their offsets in .leaf beside them), with
 # $R/cc-profile.txt ("round=N kind=pc|cc hits=N seconds=S mib_s=S
 # samples=N hz=997"): their throughput is the profiled one, never a timed
-# round's (scripts/restore-profile).
+# round's (scripts/restore-profile). With CC_RESTORE_CLOCK=N, N more
+# rounds read with the kernel's restore timing on (debugfs time_restores,
+# where the series has it): $R/cc-restore-time.txt ("round=N hits=N
+# timed=N lookup_ns=N locked_ns=N copy_ns=N seconds=S mib_s=S").
 # Environment from init: R (results); CC_RESTORE_MB (per file, default
-# 24), CC_RESTORE_ROUNDS (default 3), CC_RESTORE_PROFILE (default 0) may
-# come from the kernel command line.
+# 24), CC_RESTORE_ROUNDS (default 3), CC_RESTORE_PROFILE (default 0),
+# CC_RESTORE_CLOCK (default 0) may come from the kernel command line.
 set -u
 # shellcheck source=workloads/guest/scripts/lib.sh
 . "$P/lib.sh"
 MB=${CC_RESTORE_MB:-24}
 ROUNDS=${CC_RESTORE_ROUNDS:-3}
 PROFILE=${CC_RESTORE_PROFILE:-0}
+CLOCK=${CC_RESTORE_CLOCK:-0}
 HZ=997
 N=$(nproc)
 : > "$R/cc-restore.txt"
 : > "$R/cc-profile.txt"
+: > "$R/cc-restore-time.txt"
 
 files=
 i=1
@@ -67,11 +72,21 @@ mib_s() {
 		END { s = v["seconds"]; printf "%.1f", (s > 0 ? v["bytes"] / 1048576 / s : 0) }'
 }
 
+# profiled ROUND: whether round ROUND is a profile round
+profiled() {
+	[ "$1" -gt "$ROUNDS" ] && [ "$1" -le $((ROUNDS + PROFILE)) ]
+}
+
+# restore_time: the kernel's restore timing sums, one line, or nothing
+restore_time() {
+	[ -r "$CC/restore_time" ] && awk '{ printf "%s=%s ", $1, $2 }' "$CC/restore_time"
+}
+
 # reads KIND ROUND: the readers' read of every file, timed; under perf in a
-# profile round (ROUND > ROUNDS), its samples folded into
-# $R/cc-profile-KIND-N.folded. Prints read-files' output.
+# profile round, its samples folded into $R/cc-profile-KIND-N.folded.
+# Prints read-files' output.
 reads() {
-	if [ "$2" -le "$ROUNDS" ]; then
+	if ! profiled "$2"; then
 		# shellcheck disable=SC2086 # one word per file
 		read-files $files
 		return
@@ -101,9 +116,14 @@ samples() {
 }
 
 r=1
-while [ $r -le $((ROUNDS + PROFILE)) ]; do
-	if [ $r -gt "$ROUNDS" ] && ! command -v perf > /dev/null; then
+while [ $r -le $((ROUNDS + PROFILE + CLOCK)) ]; do
+	if profiled $r && ! command -v perf > /dev/null; then
 		echo "cc-restore: no perf in the guest: no profile" >&2
+		r=$((ROUNDS + PROFILE + 1))
+		continue
+	fi
+	if [ $r -gt $((ROUNDS + PROFILE)) ] && [ ! -w "$CC/time_restores" ]; then
+		echo "cc-restore: the kernel has no restore timing: no clock rounds" >&2
 		break
 	fi
 	i=1
@@ -114,7 +134,7 @@ while [ $r -le $((ROUNDS + PROFILE)) ]; do
 	done
 	# every page in the page cache: the readers' page-cache hits
 	pc=$(reads pc $r) || { echo "cc-restore: read-files failed: $pc" >&2; exit 1; }
-	if [ $r -gt "$ROUNDS" ]; then
+	if profiled $r; then
 		p=$((r - ROUNDS))
 		echo "round=$p kind=pc hits=0 $(echo "$pc" | sed -n 's/.*\(seconds=[0-9.]*\).*/\1/p')" \
 			"mib_s=$(mib_s "$pc") samples=$(samples "$R/cc-profile-pc-$p.folded") hz=$HZ" \
@@ -127,12 +147,34 @@ while [ $r -le $((ROUNDS + PROFILE)) ]; do
 	counters restore-$r-before
 	h0=$(cat "$CC/hits")
 	[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
+	clock=$r
+	[ $r -gt $((ROUNDS + PROFILE)) ] || clock=
+	if [ -n "$clock" ]; then
+		t0=$(restore_time)
+		echo 1 > "$CC/time_restores"
+	fi
 	rd=$(reads cc $r) || { echo "cc-restore: read-files failed: $rd" >&2; exit 1; }
+	if [ -n "$clock" ]; then
+		echo 0 > "$CC/time_restores"
+		t1=$(restore_time)
+	fi
 	ls=$(lockstat)
 	h1=$(cat "$CC/hits")
 	counters restore-$r-after
 	s=$(echo "$rd" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
-	if [ $r -gt "$ROUNDS" ]; then
+	if [ -n "$clock" ]; then
+		# the sums' growth over this round's reads
+		echo "$t0 | $t1" | awk -v r=$((r - ROUNDS - PROFILE)) -v h=$((h1 - h0)) -v s="${s:-0}" '{
+			side = 0
+			for (i = 1; i <= NF; i++) {
+				if ($i == "|") { side = 1; continue }
+				split($i, kv, "="); v[side, kv[1]] = kv[2]
+			}
+			printf "round=%d hits=%d timed=%d lookup_ns=%d locked_ns=%d copy_ns=%d seconds=%.4f mib_s=%.1f\n",
+				r, h, v[1, "hits"] - v[0, "hits"], v[1, "lookup_ns"] - v[0, "lookup_ns"],
+				v[1, "locked_ns"] - v[0, "locked_ns"], v[1, "copy_ns"] - v[0, "copy_ns"],
+				s, (s > 0 ? h * 4 / 1024 / s : 0) }' >> "$R/cc-restore-time.txt"
+	elif profiled $r; then
 		awk -v r=$((r - ROUNDS)) -v h=$((h1 - h0)) -v s="${s:-0}" -v hz=$HZ \
 			-v n="$(samples "$R/cc-profile-cc-$((r - ROUNDS)).folded")" 'BEGIN {
 			printf "round=%d kind=cc hits=%d seconds=%.4f mib_s=%.1f samples=%d hz=%d\n",
