@@ -563,6 +563,18 @@ int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+size_t sort_unique_ll(long long *v, size_t n)
+{
+	size_t u = 0;
+
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_ll);
+	for (size_t i = 0; i < n; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	return u;
+}
+
 bool have_program(const char *prog)
 {
 	const char *path = getenv("PATH");

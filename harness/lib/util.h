@@ -101,6 +101,8 @@ char *cmd_first_line(char *const argv[]);
 char *rtrim(char *s);
 /* qsort's comparison of long longs, ascending. */
 int cmp_ll(const void *a, const void *b);
+/* Sorts v[0..n-1] ascending and keeps each value once: the new count. */
+size_t sort_unique_ll(long long *v, size_t n);
 /* Whether prog runs from PATH (or is an executable path). */
 bool have_program(const char *prog);
 /* s without leading and trailing white space (in place). */

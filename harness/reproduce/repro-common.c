@@ -167,14 +167,14 @@ void describe_env(struct strbuf *md, const struct picks *ps)
 		sb_addf(md, "%s%s", i ? "/" : " ", acc.v[i]);
 	if (acc.n == 1 && !strcmp(acc.v[0], "tcg"))
 		sb_add(md, " (TCG: an emulated CPU)");
+	else if (acc.n == 1 && !strcmp(acc.v[0], "kvm"))
+		sb_add(md, " (KVM: a virtualised host CPU)");
 	if (clock.n == 1 && !strcmp(clock.v[0], "instructions"))
 		sb_add(md, " with a guest clock that counts instructions (-icount: 1 ns each, "
 		       "vCPUs in turn on one host thread)");
 	else if (sl_has(&clock, "instructions"))
 		sb_add(md, " with a guest clock that counts instructions in some runs and follows "
 		       "the host's in others");
-	else if (acc.n == 1 && !strcmp(acc.v[0], "kvm"))
-		sb_add(md, " (KVM: a virtualised host CPU)");
 	sb_add(md, ", Linux");
 	for (size_t i = 0; i < ver.n; i++)
 		sb_addf(md, "%s%s", i ? "/" : " ", ver.v[i]);

@@ -182,11 +182,7 @@ static void retries_by_size(struct strbuf *md, const struct picks *ps, const cha
 			}
 	}
 	/* distinct, ascending, as the tables */
-	if (n)
-		qsort(sizes, n, sizeof(*sizes), cmp_ll);
-	for (size_t i = 0; i < n; i++)
-		if (!ns || sizes[ns - 1] != sizes[i])
-			sizes[ns++] = sizes[i];
+	ns = sort_unique_ll(sizes, n);
 	if (ns < 2) {
 		free(sizes);
 		return;

@@ -115,7 +115,7 @@ static void lat_pair(const struct picks *ps, long long pages, struct lat_cell *c
 static size_t lat_sizes(const struct published *pub, const struct picks *ps, long long **out)
 {
 	long long *v = NULL;
-	size_t n = 0, u = 0;
+	size_t n = 0;
 
 	for (size_t i = 0; i < pub->n; i++) {
 		char *end;
@@ -138,13 +138,8 @@ static size_t lat_sizes(const struct published *pub, const struct picks *ps, lon
 				v[n++] = ds->allocs[a].pages;
 			}
 	}
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_ll);
-	for (size_t i = 0; i < n; i++)
-		if (!u || v[u - 1] != v[i])
-			v[u++] = v[i];
 	*out = v;
-	return u;
+	return sort_unique_ll(v, n);
 }
 
 /* Set-ups: our sections, then the published ones we do not run. */

@@ -25,13 +25,24 @@
 /* A guest's wait for the host's half of a round, at most (s). */
 #define HOST_WAIT_S 30
 
-static bool plan_needs_it(const struct plan *plan, const struct cmb_arch *a)
+/* A run whose disk is scaled by the guest's copy slow-down (disk-scale=cpu). */
+static bool cpu_scaled(const struct run_spec *s)
+{
+	return s->disk_scale == 0 && strcmp(s->disk, "host");
+}
+
+/* The plan's first such run of arch a, or NULL. */
+static const struct run_spec *first_scaled(const struct plan *plan, const struct cmb_arch *a)
 {
 	for (size_t i = 0; i < plan->n; i++)
-		if (plan->runs[i].spec->arch == a && plan->runs[i].spec->disk_scale == 0 &&
-		    strcmp(plan->runs[i].spec->disk, "host"))
-			return true;
-	return false;
+		if (plan->runs[i].spec->arch == a && cpu_scaled(plan->runs[i].spec))
+			return plan->runs[i].spec;
+	return NULL;
+}
+
+static bool plan_needs_it(const struct plan *plan, const struct cmb_arch *a)
+{
+	return first_scaled(plan, a) != NULL;
 }
 
 /*
@@ -40,11 +51,9 @@ static bool plan_needs_it(const struct plan *plan, const struct cmb_arch *a)
  */
 static bool plan_icount(const struct plan *plan, const struct cmb_arch *a)
 {
-	for (size_t i = 0; i < plan->n; i++)
-		if (plan->runs[i].spec->arch == a && plan->runs[i].spec->disk_scale == 0 &&
-		    strcmp(plan->runs[i].spec->disk, "host"))
-			return plan->runs[i].spec->clock == CLOCK_INSTRUCTIONS;
-	return false;
+	const struct run_spec *s = first_scaled(plan, a);
+
+	return s && s->clock == CLOCK_INSTRUCTIONS;
 }
 
 static int calibrate_check_clocks(const struct plan *plan)
@@ -52,7 +61,7 @@ static int calibrate_check_clocks(const struct plan *plan)
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct run_spec *s = plan->runs[i].spec;
 
-		if (s->disk_scale != 0 || !strcmp(s->disk, "host"))
+		if (!cpu_scaled(s))
 			continue;
 		if ((s->clock == CLOCK_INSTRUCTIONS) != plan_icount(plan, s->arch)) {
 			err_msg("%s: section %s: disk-scale=cpu under clock=%s beside runs of "
@@ -85,7 +94,7 @@ static const char *likely_accel(const struct run_ctx *ctx)
 static char *history_key(const struct run_ctx *ctx, const struct cmb_arch *a, bool icount)
 {
 	unsigned int ai = arch_index(a);
-	const char *accel = arch_native(a) && !icount ? likely_accel(ctx) : icount ? "tcg-icount" : "tcg";
+	const char *accel = icount ? "tcg-icount" : arch_native(a) ? likely_accel(ctx) : "tcg";
 	char *qv = ctx->qemu_versions[ai] ? xstrdup(ctx->qemu_versions[ai])
 		 : ctx->qemu_version ? xstrdup(ctx->qemu_version) : NULL;
 	char *key;

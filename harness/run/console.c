@@ -227,7 +227,7 @@ int console_judge(FILE *in, FILE *out, struct console_verdict *v)
 char *console_no_area(const char *text)
 {
 	static const char *const marks[] = {
-		"no GCMA area", "Failed to reserve", "could not be activated",
+		"no GCMA area", "cma: Failed to reserve", "could not be activated",
 		"cannot register GCMA area",
 	};
 

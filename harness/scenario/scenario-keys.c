@@ -303,10 +303,10 @@ static const struct key_def keys[] = {
 		  "instruction is 1 ns of guest time, and time idle (a throttled disk's wait) "
 		  "follows the host's clock; that build's spread fell to 0.8%, but every "
 		  "instruction costs the same: arithmetic is slower than under the host's clock "
-		  "(the build's user time 3.3x), memory copies faster (4 KiB in 0.52 us against "
-		  "about 1 us), so copy-heavy kernel work (migration, cleancache) weighs less "
-		  "against the rest; its runs take 2.3x as long, and vCPUs run in turn, not at "
-		  "once. TCG only: such runs never use KVM; `disk-scale=cpu` is measured under "
+		  "(the build's user time 3.3x), memory copies faster (the guest copies pages "
+		  "2.3x slower than the host, against 4.75x under the host's clock), so "
+		  "copy-heavy kernel work (migration, cleancache) weighs less against the rest; "
+		  "its runs take 2.3x as long, and vCPUs run in turn, not at once. TCG only: such runs never use KVM; `disk-scale=cpu` is measured under "
 		  "the same clock" },
 	{ "swap", K_SWAP, T_SIZE, OFF(swap),
 	  .help = "swap space the guest turns on before anything else runs (`swap-device`); unset "
