@@ -25,9 +25,16 @@
 # rounds read with the kernel's restore timing on (debugfs time_restores,
 # where the series has it): $R/cc-restore-time.txt ("round=N hits=N
 # timed=N lookup_ns=N locked_ns=N copy_ns=N seconds=S mib_s=S").
+# With CC_RESTORE_MISSES=1, each timed round then times two more reads of
+# the same size, the page cache and cleancache emptied first: sparse files
+# (hole_mib_s: the page cache's own work for a page it does not hold,
+# allocation, insertion, readahead, zeroing, and the copy to the reader,
+# with nothing to fetch; holes are never stored) and the same files from
+# the disk (disk_mib_s; disk_hits, cleancache hits meanwhile, should be 0).
 # Environment from init: R (results); CC_RESTORE_MB (per file, default
 # 24), CC_RESTORE_ROUNDS (default 3), CC_RESTORE_PROFILE (default 0),
-# CC_RESTORE_CLOCK (default 0) may come from the kernel command line.
+# CC_RESTORE_CLOCK (default 0), CC_RESTORE_MISSES (default 0) may come
+# from the kernel command line.
 set -u
 # shellcheck source=workloads/guest/scripts/lib.sh
 . "$P/lib.sh"
@@ -35,6 +42,8 @@ MB=${CC_RESTORE_MB:-24}
 ROUNDS=${CC_RESTORE_ROUNDS:-3}
 PROFILE=${CC_RESTORE_PROFILE:-0}
 CLOCK=${CC_RESTORE_CLOCK:-0}
+MISSES=${CC_RESTORE_MISSES:-0}
+FLUSH=/sys/module/cleancache/parameters/flush
 HZ=997
 N=$(nproc)
 : > "$R/cc-restore.txt"
@@ -42,10 +51,13 @@ N=$(nproc)
 : > "$R/cc-restore-time.txt"
 
 files=
+holes=
 i=1
 while [ $i -le "$N" ]; do
 	files="$files /mnt/scratch/restore-$i.dat"
 	dd if=/dev/urandom of=/mnt/scratch/restore-$i.dat bs=1M count="$MB" 2>/dev/null
+	holes="$holes /mnt/scratch/hole-$i.dat"
+	[ "$MISSES" = 1 ] && truncate -s "${MB}M" /mnt/scratch/hole-$i.dat
 	i=$((i + 1))
 done
 sync
@@ -70,6 +82,23 @@ lockstat() {
 mib_s() {
 	echo "$1" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
 		END { s = v["seconds"]; printf "%.1f", (s > 0 ? v["bytes"] / 1048576 / s : 0) }'
+}
+
+# misses: the readers' reads of the sparse files and of their own files,
+# the page cache and cleancache emptied before each; prints
+# "hole_mib_s=S disk_mib_s=S disk_hits=N", or nothing without MISSES=1
+misses() {
+	[ "$MISSES" = 1 ] || return 0
+	echo 1 > /proc/sys/vm/drop_caches
+	[ -w "$FLUSH" ] && echo 1 > "$FLUSH"
+	# shellcheck disable=SC2086 # one word per file
+	_h=$(read-files $holes) || { echo "cc-restore: read-files failed: $_h" >&2; return 1; }
+	echo 1 > /proc/sys/vm/drop_caches
+	[ -w "$FLUSH" ] && echo 1 > "$FLUSH"
+	_h0=$(cat "$CC/hits")
+	# shellcheck disable=SC2086 # one word per file
+	_d=$(read-files $files) || { echo "cc-restore: read-files failed: $_d" >&2; return 1; }
+	echo "hole_mib_s=$(mib_s "$_h") disk_mib_s=$(mib_s "$_d") disk_hits=$(($(cat "$CC/hits") - _h0))"
 }
 
 # profiled ROUND: whether round ROUND is a profile round
@@ -180,11 +209,12 @@ while [ $r -le $((ROUNDS + PROFILE + CLOCK)) ]; do
 			printf "round=%d kind=cc hits=%d seconds=%.4f mib_s=%.1f samples=%d hz=%d\n",
 				r, h, s, (s > 0 ? h * 4 / 1024 / s : 0), n, hz }' >> "$R/cc-profile.txt"
 	else
+		ms=$(misses) || exit 1
 		awk -v r="$r" -v n="$N" -v mb="$MB" -v h=$((h1 - h0)) -v s="${s:-0}" -v ls="$ls" \
-			-v pc="$(mib_s "$pc")" 'BEGIN {
-			printf "round=%d readers=%d mib=%d hits=%d seconds=%.4f mib_s=%.1f %s pc_mib_s=%s\n",
-				r, n, n * mb, h, s, (s > 0 ? h * 4 / 1024 / s : 0), ls, pc }' >> "$R/cc-restore.txt"
+			-v pc="$(mib_s "$pc")" -v ms="$ms" 'BEGIN {
+			printf "round=%d readers=%d mib=%d hits=%d seconds=%.4f mib_s=%.1f %s pc_mib_s=%s%s\n",
+				r, n, n * mb, h, s, (s > 0 ? h * 4 / 1024 / s : 0), ls, pc, (ms == "" ? "" : " " ms) }' >> "$R/cc-restore.txt"
 	fi
 	r=$((r + 1))
 done
-rm -f /mnt/scratch/restore-*.dat /mnt/scratch/cc-pressure
+rm -f /mnt/scratch/restore-*.dat /mnt/scratch/hole-*.dat /mnt/scratch/cc-pressure
