@@ -24,7 +24,9 @@
 # round's (scripts/restore-profile). With CC_RESTORE_CLOCK=N, N more
 # rounds read with the kernel's restore timing on (debugfs time_restores,
 # where the series has it): $R/cc-restore-time.txt ("round=N hits=N
-# timed=N lookup_ns=N locked_ns=N copy_ns=N seconds=S mib_s=S").
+# timed=N batches=N lookup_ns=N locked_ns=N copy_ns=N seconds=S mib_s=S";
+# batches: the restores' calls that hit, 0 on a kernel that does not count
+# them, before 0040).
 # With CC_RESTORE_MISSES=1, each timed round then times two more reads of
 # the same size, the page cache and cleancache emptied first: sparse files
 # (hole_mib_s: the page cache's own work for a page it does not hold,
@@ -199,8 +201,8 @@ while [ $r -le $((ROUNDS + PROFILE + CLOCK)) ]; do
 				if ($i == "|") { side = 1; continue }
 				split($i, kv, "="); v[side, kv[1]] = kv[2]
 			}
-			printf "round=%d hits=%d timed=%d lookup_ns=%d locked_ns=%d copy_ns=%d seconds=%.4f mib_s=%.1f\n",
-				r, h, v[1, "hits"] - v[0, "hits"], v[1, "lookup_ns"] - v[0, "lookup_ns"],
+			printf "round=%d hits=%d timed=%d batches=%d lookup_ns=%d locked_ns=%d copy_ns=%d seconds=%.4f mib_s=%.1f\n",
+				r, h, v[1, "hits"] - v[0, "hits"], v[1, "batches"] - v[0, "batches"], v[1, "lookup_ns"] - v[0, "lookup_ns"],
 				v[1, "locked_ns"] - v[0, "locked_ns"], v[1, "copy_ns"] - v[0, "copy_ns"],
 				s, (s > 0 ? h * 4 / 1024 / s : 0) }' >> "$R/cc-restore-time.txt"
 	elif profiled $r; then
