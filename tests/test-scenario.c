@@ -346,7 +346,7 @@ static void test_value_lists(void **state)
 	/* a list known at run time: every kernel variant */
 	assert_int_equal(scenario_override(&s, "kernel=mine", &ctx, &errs), 1);
 	assert_non_null(strstr(errs.buf, "'mine' is not a kernel variant (gcma, gcma-debug, "
-				       "gcma-lockstat, vanilla, vanilla-traced)"));
+				       "gcma-lockstat, gcma-perpage, vanilla, vanilla-traced)"));
 	assert_int_equal(scenario_override(&s, "kernel=", &ctx, &errs), 1);
 	assert_int_equal(scenario_override(&s, "job=", &ctx, &errs), 0);
 	assert_null(s.runs[0].job);

@@ -31,7 +31,8 @@ static void assert_configs(const struct kvariant *v, const char *arch, const cha
 /*
  * The three files of the C table they replaced hold what it held; then
  * gcma-lockstat (lock statistics for contention measurements) and
- * vanilla-traced (vanilla with the head of the series, series-traced).
+ * vanilla-traced (vanilla with the head of the series, series-traced),
+ * and gcma-perpage (the series before 0038, series-perpage).
  */
 static void test_shipped(void **state)
 {
@@ -41,13 +42,14 @@ static void test_shipped(void **state)
 	(void)state;
 	if (kvariants_load(srcdir, &errs))
 		fail_msg("%s", errs.buf);
-	assert_int_equal(kvariants_count(), 5);
+	assert_int_equal(kvariants_count(), 6);
 	/* sorted by name */
 	assert_string_equal(kvariant_at(0)->name, "gcma");
 	assert_string_equal(kvariant_at(1)->name, "gcma-debug");
 	assert_string_equal(kvariant_at(2)->name, "gcma-lockstat");
-	assert_string_equal(kvariant_at(3)->name, "vanilla");
-	assert_string_equal(kvariant_at(4)->name, "vanilla-traced");
+	assert_string_equal(kvariant_at(3)->name, "gcma-perpage");
+	assert_string_equal(kvariant_at(4)->name, "vanilla");
+	assert_string_equal(kvariant_at(5)->name, "vanilla-traced");
 
 	v = kvariant_find("vanilla-traced");
 	assert_non_null(v);
@@ -141,7 +143,7 @@ static void test_extra_dir(void **state)
 	if (kvariants_load(srcdir, &errs))
 		fail_msg("%s", errs.buf);
 	unsetenv("CMABENCH_VARIANTS");
-	assert_int_equal(kvariants_count(), 7);
+	assert_int_equal(kvariants_count(), 8);
 	assert_non_null(kvariant_find("mine"));
 	assert_non_null(kvariant_find("mine-plus"));
 	assert_non_null(kvariant_find("gcma"));
