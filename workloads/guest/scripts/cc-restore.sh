@@ -86,17 +86,22 @@ mib_s() {
 		END { s = v["seconds"]; printf "%.1f", (s > 0 ? v["bytes"] / 1048576 / s : 0) }'
 }
 
+# empty_caches: the page cache dropped and cleancache flushed (where the
+# kernel has the flush knob), so that the next read finds neither
+empty_caches() {
+	echo 1 > /proc/sys/vm/drop_caches
+	[ -w "$FLUSH" ] && echo 1 > "$FLUSH"
+}
+
 # misses: the readers' reads of the sparse files and of their own files,
 # the page cache and cleancache emptied before each; prints
 # "hole_mib_s=S disk_mib_s=S disk_hits=N", or nothing without MISSES=1
 misses() {
 	[ "$MISSES" = 1 ] || return 0
-	echo 1 > /proc/sys/vm/drop_caches
-	[ -w "$FLUSH" ] && echo 1 > "$FLUSH"
+	empty_caches
 	# shellcheck disable=SC2086 # one word per file
 	_h=$(read-files $holes) || { echo "cc-restore: read-files failed: $_h" >&2; return 1; }
-	echo 1 > /proc/sys/vm/drop_caches
-	[ -w "$FLUSH" ] && echo 1 > "$FLUSH"
+	empty_caches
 	_h0=$(cat "$CC/hits")
 	# shellcheck disable=SC2086 # one word per file
 	_d=$(read-files $files) || { echo "cc-restore: read-files failed: $_d" >&2; return 1; }
