@@ -109,7 +109,8 @@ static void test_good(void **state)
 	free(p);
 }
 
-/* Several series files, one of them beside the variant file (./), in order. */
+/* Several series files, one of them beside the variant file (./), in order;
+ * and a config fragment beside it. */
 static void test_series_files(void **state)
 {
 	struct strbuf errs = { 0 };
@@ -126,6 +127,20 @@ static void test_series_files(void **state)
 	assert_true(path_exists(first));
 	assert_non_null(strstr(v.series_files.v[1], "good/"));
 	assert_non_null(strstr(v.series_files.v[1], "mine-patches/series"));
+	/* a fragment of one's own beside it: by its absolute path */
+	{
+		const char *const *c = kvariant_configs(&v, "x86_64");
+		char *own = xasprintf("%s/variants/good/mine-patches/extra.config", TEST_DATA);
+		char *abs = abs_path(own);
+
+		assert_non_null(c);
+		assert_string_equal(c[0], "base.config");
+		assert_string_equal(c[1], "gcma.config");
+		assert_string_equal(c[2], abs);
+		assert_null(c[3]);
+		free(abs);
+		free(own);
+	}
 	kvariant_free(&v);
 	sb_free(&errs);
 	free(first);
@@ -216,6 +231,9 @@ static void test_bad_values(void **state)
 		{ "2: arches:", "arm64 has no config.arm64 line" },
 		{ "3: config.x86_64:", "no such config fragment: kernel-patches/configs/nosuch.config" },
 		{ "4: offers:", "unknown offer 'zswap'" }, { NULL, NULL } });
+	expect_errors("bad/own-config", (const char *const[][2]){
+		{ "4: config.x86_64:", "no such config fragment: " },
+		{ "4: config.x86_64:", "bad/./nosuch.config" }, { NULL, NULL } });
 }
 
 /* Two files of one name in two directories: an error naming both. */

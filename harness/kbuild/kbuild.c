@@ -91,8 +91,11 @@ static const char *fragment_name(const struct cmb_arch *a, const struct kvariant
 	return v->configs[arch_index(a)].v[i];
 }
 
+/* A shipped fragment's name, or one's own by its absolute path */
 static char *fragment_path(const struct cmb_env *env, const char *name)
 {
+	if (name[0] == '/')
+		return xstrdup(name);
 	char *rel = xasprintf("kernel-patches/configs/%s", name);
 	char *p = env_src(env, rel);
 

@@ -115,12 +115,15 @@ static void parse_value(const char *path, int line, const char *key, char *val,
 		if (!w.n)
 			ERR(line, key, "no config fragment");
 		for (size_t i = 0; i < w.n; i++) {
-			char *rel = xasprintf("kernel-patches/configs/%s", w.v[i]);
-			char *p = path_join(srcdir, rel);
+			/* a fragment of one's own: beside the variant or absolute */
+			bool own = w.v[i][0] == '.' || w.v[i][0] == '/';
+			char *rel = own ? series_path(path, srcdir, w.v[i])
+					: xasprintf("kernel-patches/configs/%s", w.v[i]);
+			char *p = own ? abs_path(rel) : path_join(srcdir, rel);
 
-			if (!path_exists(p))
+			if (!p || !path_exists(p))
 				ERR(line, key, "no such config fragment: %s", rel);
-			sl_add(&v->configs[arch_index(a)], w.v[i]);
+			sl_add(&v->configs[arch_index(a)], own && p ? p : w.v[i]);
 			free(rel);
 			free(p);
 		}

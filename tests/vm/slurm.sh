@@ -54,6 +54,8 @@ check "no staging directory is left" sh -c "! ls -d '$res'/slurm/.slurm-* '$res'
 # The same run made locally has the same files (less Slurm's own).
 # shellcheck disable=SC2086 # the options, split into words on purpose
 "$CMABENCH" run --results "$res/local" --only vanilla $quick smoke > "$tmp/local.out" 2>&1
+rc=$?
+check "the same run made locally succeeded (exit $rc)" [ "$rc" -eq 0 ]
 ldir=$(first "$res"/local/smoke-*)
 layout() { (cd "$1" && find . -type f ! -name slurm.log ! -name slurm.json \
 	! -path './data/plot-*' ! -path './runs/gcma-kernel-r1/*' | sort); }
@@ -61,7 +63,12 @@ layout "$dir" > "$tmp/slurm.files"
 layout "$ldir" > "$tmp/local.files"
 check "a Slurm run's results are laid out as a local run's" cmp -s "$tmp/slurm.files" "$tmp/local.files"
 if ! cmp -s "$tmp/slurm.files" "$tmp/local.files"; then
+	echo "# diff local slurm:"
 	diff "$tmp/local.files" "$tmp/slurm.files" | sed 's/^/# /' | head -n 20
+	# what either run said of its runs, report and figures
+	for o in local slurm; do
+		grep -iE 'fail|error|figure|gnuplot|results:' "$tmp/$o.out" | tail -n 8 | sed "s/^/# $o: /"
+	done
 fi
 
 # A task killed outright (SIGKILL: it cannot record anything) is a failed
