@@ -32,7 +32,7 @@ static void assert_configs(const struct kvariant *v, const char *arch, const cha
  * The three files of the C table they replaced hold what it held; then
  * gcma-lockstat (lock statistics for contention measurements) and
  * vanilla-traced (vanilla with the head of the series, series-traced),
- * and gcma-perpage (the series before 0038, series-perpage).
+ * and gcma-perpage (v3's series before 0038, v3/series-perpage).
  */
 static void test_shipped(void **state)
 {

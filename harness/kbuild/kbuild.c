@@ -34,7 +34,6 @@ static int read_series(const struct cmb_env *env, const struct kvariant *v,
 		       struct strlist *patches, struct strbuf *errs)
 {
 	char *kp = path_join(env->srcdir, "kernel-patches");
-	size_t kplen = strlen(kp);
 	int rc = 0;
 
 	for (size_t f = 0; f < v->series_files.n && !rc; f++) {
@@ -50,12 +49,9 @@ static int read_series(const struct cmb_env *env, const struct kvariant *v,
 			rc = -1;
 			break;
 		}
-		if (!strncmp(series, kp, kplen) && series[kplen] == '/') {
-			dir = xstrdup(kp);
-		} else {
-			dir = xstrdup(series);
-			*strrchr(dir, '/') = '\0';
-		}
+		/* patch names are relative to their series file (v3/series: v3/) */
+		dir = xstrdup(series);
+		*strrchr(dir, '/') = '\0';
 		for (char *l = text; l && !rc; l = save) {
 			char *nl = strchr(l, '\n');
 
