@@ -11,6 +11,7 @@
 #include "lib/cache.h"
 #include "lib/pack.h"
 #include "report/report.h"
+#include "run/board.h"
 #include "run/calibrate.h"
 #include "run/jobs.h"
 #include "run/overall.h"
@@ -26,6 +27,8 @@
 struct run_opts {
 	struct selection sel;
 	const char *results, *accel;
+	const char *target, *ssh_config, *board_config;
+	double board_timeout;
 	double kvm_probe;
 	long jobs, calib_rounds;
 	bool slurm, no_wait, recalibrate, resume, pack;
@@ -75,6 +78,16 @@ static const struct opt run_opts_table[] = {
 	OPT_FLAG(0, "resume", offsetof(struct run_opts, resume),
 		 "skip a scenario whose complete results are already in the results root, made "
 		 "from the same plan, kernels, image and harness (an interrupted run goes on)"),
+	OPT_GROUP("A board instead of QEMU (docs/targets.md)"),
+	OPT_STRING(0, "target", offsetof(struct run_opts, target), "ssh://[user@]host[:port][/dir]",
+		   "run on a board over ssh, booted into each kernel under test by kexec"),
+	OPT_STRING(0, "ssh-config", offsetof(struct run_opts, ssh_config), "FILE",
+		   "ssh's configuration for --target (ssh -F; default: the user's own)"),
+	OPT_STRING(0, "board-config", offsetof(struct run_opts, board_config), "FILE",
+		   "the board's kernel .config (default: its /proc/config.gz)"),
+	OPT_DOUBLE(0, "board-timeout", offsetof(struct run_opts, board_timeout), "SECONDS",
+		   "how long a boot (kexec, reboot) may take before the board counts as lost "
+		   "(default 300)"),
 	OPT_GROUP("disk-scale=cpu"),
 	OPT_FLAG(0, "recalibrate", offsetof(struct run_opts, recalibrate),
 		 "measure the guest's copy slow-down again, replacing the one the cache kept"),
@@ -279,6 +292,37 @@ static long run_scenario(struct run_ctx *ctx, const struct selection *sel, size_
  * (the run ends with something to read), the figures report.md links, and
  * with pack its runs/ into runs.tar.xz. 0, or 1 when one of them failed.
  */
+/*
+ * --target: the board probed, every run checked against what a board can
+ * honour, before anything is built. 0, or -1 (said).
+ */
+static int open_board(struct run_ctx *ctx, struct board *b, const struct run_opts *o,
+		      const char *stamp)
+{
+	struct strbuf errs = { 0 };
+
+	if (o->slurm || o->jobs > 1) {
+		err_msg("run: --target runs on one board, one run at a time: no --slurm, no --jobs");
+		return -1;
+	}
+	if (board_open(b, ctx->env, o->target, o->ssh_config, o->board_config, stamp))
+		return -1;
+	ctx->board = b;
+	if (o->board_timeout > 0)
+		b->boot_timeout_s = o->board_timeout;
+	for (size_t i = 0; i < o->sel.plan.n; i++)
+		board_check_run(b, &o->sel.plan.runs[i], &errs);
+	if (errs.len) {
+		err_msg("run: what the board cannot honour:\n%s", errs.buf);
+		sb_free(&errs);
+		return -1;
+	}
+	/* the board's own CPU: no accelerator to choose */
+	ctx->accel = "board";
+	ctx->accel_reason = xasprintf("a board over ssh (%s)", o->target);
+	return 0;
+}
+
 static int finish_results(const char *dir, bool pack, struct strbuf *summary)
 {
 	if (report_finish(dir, summary))
@@ -296,6 +340,7 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	struct run_tally tally = { 0 };
 	struct strbuf summary = { 0 };
 	struct overall overall = { 0 };
+	struct board board = { 0 };
 	int first, rc = 2;
 
 	ctx.host_cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
@@ -329,6 +374,9 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	if (selection_load(env, selp, argc - first, argv + first))
 		goto out;
 	plan_print(stdout, &selp->plan);
+	stamp = utc_now(true);
+	if (o.target && open_board(&ctx, &board, &o, stamp))
+		goto out;
 
 	rc = 1;
 	if (runner_check_arches(&ctx, &selp->plan))
@@ -342,6 +390,8 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 		goto out;
 	if (runner_images(&ctx, &selp->plan))
 		goto out;
+	if (ctx.board && board_userland(ctx.board, env, ctx.images[arch_index(board.arch)]))
+		goto out;
 	runner_accel(&ctx);
 	if (calibrate_for_plan(&ctx, &selp->plan)) {
 		err_msg("run: disk-scale=cpu needs the guest's copy rate, which was not measured");
@@ -349,7 +399,6 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	}
 
 	ctx.results_root = o.results ? abs_path(o.results) : env_src(env, "results");
-	stamp = utc_now(true);
 	if (o.slurm) {
 		rc = submit_run(&ctx, selp, stamp, &o.sbatch, !o.no_wait);
 		goto out;
@@ -388,6 +437,8 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 		rc = 130;
 	}
 out:
+	if (ctx.board)
+		board_close(ctx.board);
 	for (size_t i = 0; kept && i < selp->nscns; i++)
 		free(kept[i]);
 	free(kept);

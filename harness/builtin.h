@@ -33,12 +33,13 @@ int cmd_plan(int argc, char **argv, struct cmb_env *env);
 int cmd_report(int argc, char **argv, struct cmb_env *env);
 int cmd_reproduce(int argc, char **argv, struct cmb_env *env);
 int cmd_run(int argc, char **argv, struct cmb_env *env);
+int cmd_target(int argc, char **argv, struct cmb_env *env);
 int cmd_task(int argc, char **argv, struct cmb_env *env);
 int cmd_wait(int argc, char **argv, struct cmb_env *env);
 int cmd_help(int argc, char **argv, struct cmb_env *env);
 
 
 extern const struct cmd_usage build_usage, cache_usage, compare_usage, console_usage, help_usage, image_usage, pack_usage, plan_usage,
-	report_usage, reproduce_usage, run_usage, task_usage, wait_usage;
+	report_usage, reproduce_usage, run_usage, target_usage, task_usage, wait_usage;
 
 #endif

@@ -24,6 +24,8 @@ const struct builtin builtins[] = {
 	{ "reproduce", cmd_reproduce, "docs/reproducing.md: published figures next to ours",
 	  &reproduce_usage },
 	{ "run", cmd_run, "run scenarios in VMs and write results/<run-id>/", &run_usage },
+	{ "target", cmd_target, "what a board reached over ssh lacks for runs on it",
+	  &target_usage },
 	{ "task", cmd_task, "one Slurm array task: one run of a submission (run --slurm)",
 	  &task_usage },
 	{ "wait", cmd_wait, "wait for a Slurm submission and complete its results", &wait_usage },

@@ -239,6 +239,8 @@ int kbuild_key_arch(const struct cmb_env *env, const struct cmb_arch *a,
 	free(cc_name);
 	if (v->source == KV_SOURCE_TREE ? hash_tree(v->tree, h, errs) : hash_source(env, h, errs))
 		ret = -1;
+	if (v->board_base)
+		hash_str(h, "board-base");   /* alldefconfig, not allnoconfig */
 	for (int i = 0; fragment_name(a, v, i); i++) {
 		const char *name = fragment_name(a, v, i);
 		char *frag = fragment_path(env, name);
@@ -432,7 +434,10 @@ static int configure_kernel(const struct cmb_env *env, const struct cmb_arch *a,
 
 	add_arch_env(&argv, a);
 	sl_add(&argv, "scripts/kconfig/merge_config.sh");
-	sl_add(&argv, "-n");  /* allnoconfig base: only what the fragments ask for */
+	/* allnoconfig base: only what the fragments ask for; a board's whole
+	 * .config instead leaves the symbols it predates at their defaults */
+	if (!v->board_base)
+		sl_add(&argv, "-n");
 	if (objdir) {
 		sl_add(&argv, "-O");
 		sl_add(&argv, objdir);
@@ -444,7 +449,8 @@ static int configure_kernel(const struct cmb_env *env, const struct cmb_arch *a,
 		free(frag);
 	}
 	rc = step(name, argv.v, linux_dir, log);
-	for (int i = 0; !rc && fragment_name(a, v, i); i++) {
+	/* a board's .config is the base, not a request: its values are not judged */
+	for (int i = v->board_base ? 1 : 0; !rc && fragment_name(a, v, i); i++) {
 		char *frag = fragment_path(env, fragment_name(a, v, i));
 		struct strlist later = { 0 };
 

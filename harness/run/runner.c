@@ -15,6 +15,7 @@
 #include "lib/history.h"
 #include "lib/json.h"
 #include "lib/signals.h"
+#include "run/board.h"
 #include "run/console.h"
 #include "run/dtb.h"
 #include "run/overall.h"
@@ -122,7 +123,10 @@ static void find_kernel(struct run_ctx *ctx, unsigned int a, unsigned int i, boo
 	if (ctx->kernel_looked[k])
 		return;
 	ctx->kernel_looked[k] = true;
-	rc = kbuild_find_arch(ctx->env, &cmb_arches[a], kvariant_at(i), &ctx->kernels[k], &errs);
+	/* a board's kernels start from its own .config */
+	rc = kbuild_find_arch(ctx->env, &cmb_arches[a],
+			      ctx->board ? board_variant(ctx->board, kvariant_at(i)) : kvariant_at(i),
+			      &ctx->kernels[k], &errs);
 	ctx->kernel_ok[k] = rc == 0;
 	ctx->kernel_todo[k] = rc == 1;
 	if (rc < 0 && !quiet && errs.buf)
@@ -262,7 +266,9 @@ static void source_version(struct run_ctx *ctx)
 
 void runner_accel(struct run_ctx *ctx)
 {
-	choose_accel(ctx);
+	/* a board's CPU is its own (open_board said so) */
+	if (!ctx->board)
+		choose_accel(ctx);
 	qemu_version(ctx);
 	source_version(ctx);
 }
@@ -479,8 +485,8 @@ static void meta_host(const struct one_run *o, const char *started, const char *
 	const char *image = ctx->images[o->ai];
 	json_object *m = o->m;
 
-	meta_str(m, "qemu_version",
-		 ctx->qemu_versions[o->ai] ? ctx->qemu_versions[o->ai] : ctx->qemu_version);
+	meta_str(m, "qemu_version", ctx->board ? "none: a board over ssh"
+		 : ctx->qemu_versions[o->ai] ? ctx->qemu_versions[o->ai] : ctx->qemu_version);
 	json_object_object_add(m, "results_schema", json_object_new_int(RUN_RESULTS_SCHEMA));
 	meta_str(m, "cmabench_source", ctx->source_version ? ctx->source_version : "unknown");
 	if (image)
@@ -557,6 +563,15 @@ out:
 	free(wd_log);
 	free(sysmap);
 	return status;
+}
+
+/* The run on the board of --target: its status, or NULL. */
+static const char *boot_board(struct one_run *o)
+{
+	struct board_run br = { .r = o->r, .k = o->k, .dir = o->dir, .console = o->console,
+				.label = o->label, .m = o->m };
+
+	return board_run(o->ctx->board, &br, &o->res);
 }
 
 /* What the guest brought back decides the status: its trace, its rows, its
@@ -739,7 +754,8 @@ json_object *runner_run_one(struct run_ctx *ctx, const struct run *r, size_t idx
 		status = "kernel-build-failed";
 		printf("[%s] skipped: kernel %s did not build\n", o.label, o.s->kernel);
 	} else if (write_guest_plan(ctx->env, r, o.dir) || ship_kmod(&o) ||
-		   !(o.scratch = scratch_make(ctx->env, r, r->name)) || !(status = boot(&o))) {
+		   (!ctx->board && !(o.scratch = scratch_make(ctx->env, r, r->name))) ||
+		   !(status = ctx->board ? boot_board(&o) : boot(&o))) {
 		status = "setup-failed";
 	} else {
 		status = judge(&o, status);

@@ -37,6 +37,7 @@ struct run_tally {
 };
 
 struct overall;
+struct board;
 
 struct run_ctx {
 	const struct cmb_env *env;
@@ -63,6 +64,7 @@ struct run_ctx {
 	int calib_rounds;           /* rounds of a new measurement (--calibrate-rounds), 0: default */
 	bool recalibrate;           /* --recalibrate: measure again, whatever history kept */
 	unsigned host_cores;
+	struct board *board;        /* --target ssh://...: runs on a board (board.h), else NULL */
 };
 
 

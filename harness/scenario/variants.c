@@ -49,6 +49,32 @@ void kvariant_free(struct kvariant *v)
 	memset(v, 0, sizeof(*v));
 }
 
+static void sl_copy(struct strlist *dst, const struct strlist *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	for (size_t i = 0; i < src->n; i++)
+		sl_add(dst, src->v[i]);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void kvariant_copy(struct kvariant *dst, const struct kvariant *v)
+{
+	*dst = *v;
+	dst->name = dup_or_null(v->name);
+	dst->file = dup_or_null(v->file);
+	dst->help = dup_or_null(v->help);
+	dst->tree = dup_or_null(v->tree);
+	dst->series = dup_or_null(v->series);
+	dst->arches = dup_or_null(v->arches);
+	sl_copy(&dst->series_files, &v->series_files);
+	for (int a = 0; a < KVARIANT_ARCHES; a++)
+		sl_copy(&dst->configs[a], &v->configs[a]);
+}
+
 /*
  * A series file: under kernel-patches/, or beside the variant file when the
  * name starts with ./ or ../ (a variant of one's own kept outside the

@@ -32,7 +32,15 @@ struct kvariant {
 	struct strlist configs[KVARIANT_ARCHES];
 	char *arches;              /* "x86_64 arm64", for messages */
 	bool has_gcma;             /* offers=gcma: understands gcma= */
+	/*
+	 * A board's kernel (run/board.c): each arch's first config is the
+	 * board's whole .config, whose unnamed symbols take their defaults
+	 * (alldefconfig) and whose values are not checked after the merge.
+	 */
+	bool board_base;
 };
+/* A deep copy of v (kvariant_free frees it). */
+void kvariant_copy(struct kvariant *dst, const struct kvariant *v);
 
 /*
  * Reads one variant file; the paths it names are checked under srcdir.
