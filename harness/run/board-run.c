@@ -194,8 +194,8 @@ static const char *boot_kernel(struct board *b, const struct board_run *br, stru
 	} else if (!wait_board(b, true, b->boot_timeout_s, br->label)) {
 		snprintf(res->problem, sizeof(res->problem), "the kernel under test: no ssh "
 			 "answer within %.0f s of kexec -e", b->boot_timeout_s);
-		b->lost = true;
-		status = "board-lost";
+		b->lost = !interrupted();
+		status = interrupted() ? "interrupted" : "board-lost";
 	} else if (ssh_run(&b->t, "cat /proc/cmdline; uname -r", 30, &r) || !strstr(r.out, marker)) {
 		/* a panic (panic=10) or a failed kexec brought back the board's own */
 		snprintf(res->problem, sizeof(res->problem), "the board answered in another "
@@ -369,7 +369,9 @@ static void return_board(struct board *b, const struct board_run *br)
 
 	b->t.finishing = true;      /* even after Ctrl-C */
 	printf("[%s] rebooting the board into its own kernel\n", br->label);
-	if (ssh_run(&b->t, "sync; (nohup sh -c 'sleep 1; reboot' > /dev/null 2>&1 &)", 30, &r) ||
+	/* a Ctrl-C during the kexec: the kernel under test may still be booting */
+	if (!wait_board(b, true, b->boot_timeout_s, br->label) ||
+	    ssh_run(&b->t, "sync; (nohup sh -c 'sleep 1; reboot' > /dev/null 2>&1 &)", 30, &r) ||
 	    !wait_board(b, false, 120, br->label) ||
 	    !wait_board(b, true, b->boot_timeout_s, br->label)) {
 		err_msg("%s: the board did not come back from its reboot within %.0f s", br->label,
@@ -378,7 +380,8 @@ static void return_board(struct board *b, const struct board_run *br)
 	} else {
 		free(r.out);
 		r.out = NULL;
-		if (!ssh_run(&b->t, "uname -r; cat /proc/cmdline", 30, &r) && !strstr(r.out, marker)) {
+		/* its release and build: a board kernel of the same release is told apart */
+		if (!ssh_run(&b->t, "uname -rv; cat /proc/cmdline", 30, &r) && !strstr(r.out, marker)) {
 			r.out[strcspn(r.out, "\n")] = '\0';
 			json_object_object_add(br->m, "board_returned_to",
 					       json_object_new_string(r.out));
@@ -414,7 +417,7 @@ const char *board_run(struct board *b, const struct board_run *br, struct vm_res
 	status = boot_kernel(b, br, res);
 	res->kernel_seconds = now_ns() / 1e9 - t0;
 	if (status) {
-		res->status = VM_START_FAILED;
+		res->status = interrupted() ? VM_INTERRUPTED : VM_START_FAILED;
 		res->seconds = now_ns() / 1e9 - t0;
 		if (!b->lost)
 			return_board(b, br);

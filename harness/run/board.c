@@ -99,7 +99,7 @@ static char *fetch_config(struct board *b, const char *board_config, struct strb
 static char *own_cmdline(const char *cmdline)
 {
 	static const char *const ours[] = { "cma=", "gcma=", "mem=", "maxcpus=", "cmabench.",
-					    "BOOT_IMAGE=", "initrd=" };
+					    "BOOT_IMAGE=", "initrd=", "panic=" };
 	char *copy = xstrdup(cmdline ? cmdline : ""), *save = NULL;
 	struct strbuf sb = { 0 };
 

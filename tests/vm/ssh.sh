@@ -110,11 +110,37 @@ board_vm stop "$bvm" > /dev/null 2>&1
 board_vm start "$bvm" --mem 2048 > "$res/board-start2.log" 2>&1
 on_board 'rm -rf /var/tmp/cmabench'
 
-# --- Ctrl-C mid-run: the board back in its own kernel, nothing left on it
-run --only vanilla smoke > "$res/int.log" 2>&1 &
+# --- a run that stops progressing: its fio stopped (SIGSTOP) on the board;
+# the watchdog asks for the tasks' stacks over ssh, the run ends as a hang
+run --only vanilla --set fill=0 smoke > "$res/stall.log" 2>&1 &
 pid=$!
-n=0
-while [ $n -lt 600 ] && ! grep -q 'running the plan' "$res/int.log"; do sleep 1; n=$((n + 1)); done
+i=0
+while [ $i -lt 600 ] && ! grep -qs 'begin fio' "$res"/.tmp-*/runs/vanilla-r1/console.log; do
+	sleep 1
+	i=$((i + 1))
+done
+on_board 'pkill -STOP fio'
+wait "$pid"
+rc=$?
+sed 's/^/# /' "$res/stall.log" | tail -n 8
+# shellcheck disable=SC2012 # our own directory names, newest first
+dir=$(ls -td "$res"/smoke-* | head -n 1)
+r=$dir/runs/vanilla-r1
+check "a stalled run fails the command (exit $rc)" [ "$rc" -ne 0 ]
+check "its run ends as a hang" grep -qx hang "$r/status"
+check "the watchdog asked for the stacks over ssh" grep -q 'sysrq t and w over ssh .*: asked' "$r/watchdog.txt"
+check "the stopped fio's stack came back in the kernel's log" \
+	sh -c "sed -n '/cmabench-board: the kernel/,\$p' '$r/console.log' | grep -q 'task:fio .*state:T'"
+check "the board came back in its own kernel after the hang" own_kernel
+
+# --- Ctrl-C mid-run: the board back in its own kernel, nothing left on it
+# cmabench itself in the background, not a function's subshell: a
+# non-interactive shell's background jobs ignore SIGINT
+"$CMABENCH" run --target "$url" --ssh-config "$bvm/ssh_config" --results "$res" --only vanilla \
+	smoke > "$res/int.log" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 600 ] && ! grep -q 'running the plan' "$res/int.log"; do sleep 1; i=$((i + 1)); done
 sleep 5
 kill -INT "$pid"
 wait "$pid"
