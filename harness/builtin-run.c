@@ -323,6 +323,15 @@ static int open_board(struct run_ctx *ctx, struct board *b, const struct run_opt
 	return 0;
 }
 
+/* What Ctrl-C left: no guest running (or the board back), the runs kept. */
+static void say_interrupted(const struct run_ctx *ctx)
+{
+	err_msg("interrupted: %s; the runs that ended are kept%s%s (the one stopped marked "
+		"partial), the others not started",
+		ctx->board ? "the board is returned to its own kernel" : "no VM left running",
+		ctx->finaldir ? " in " : "", ctx->finaldir ? ctx->finaldir : "");
+}
+
 static int finish_results(const char *dir, bool pack, struct strbuf *summary)
 {
 	if (report_finish(dir, summary))
@@ -431,9 +440,7 @@ int cmd_run(int argc, char **argv, struct cmb_env *env)
 	/* what this run used was touched: the bound evicts older entries */
 	cache_prune_all(env, false, NULL, stdout);
 	if (interrupted()) {
-		err_msg("interrupted: no VM left running; the runs that ended are kept%s%s (the one "
-			"stopped marked partial), the others not started",
-			ctx.finaldir ? " in " : "", ctx.finaldir ? ctx.finaldir : "");
+		say_interrupted(&ctx);
 		rc = 130;
 	}
 out:

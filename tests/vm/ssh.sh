@@ -119,7 +119,9 @@ while [ $i -lt 600 ] && ! grep -qs 'begin fio' "$res"/.tmp-*/runs/vanilla-r1/con
 	sleep 1
 	i=$((i + 1))
 done
-on_board 'pkill -STOP fio'
+# busybox without pkill: the fio processes by their /proc/PID/comm
+# shellcheck disable=SC2016 # the board's shell expands them
+on_board 'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = fio ] && kill -STOP ${p#/proc/}; done'
 wait "$pid"
 rc=$?
 sed 's/^/# /' "$res/stall.log" | tail -n 8
