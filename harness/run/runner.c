@@ -883,7 +883,14 @@ json_object *runner_top(const struct run_ctx *ctx, const char *stamp)
 	json_object_object_add(top, "date", json_object_new_string(stamp));
 	json_object_object_add(top, "host", host_info());
 	json_object_object_add(top, "accelerator", json_object_new_string(ctx->accel));
-	json_object_object_add(top, "qemu_version", json_object_new_string(ctx->qemu_version));
+	if (ctx->board) {
+		/* the board's identity as its probe found it (the runs' say the same) */
+		json_object_object_add(top, "target", json_object_new_string(ctx->board->t.url));
+		json_object_object_add(top, "board", board_identity(&ctx->board->facts));
+	} else {
+		json_object_object_add(top, "qemu_version",
+				       json_object_new_string(ctx->qemu_version));
+	}
 	return top;
 }
 
