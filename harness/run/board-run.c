@@ -32,12 +32,11 @@ static const char run_sh[] =
 	"done\n"
 	"exit $rc\n";
 
-static int say(struct board *b, const char *label, const char *what, double t0)
+/* A progress line: what the run does now, seconds since it began. */
+static void say(const char *label, const char *what, double t0)
 {
-	(void)b;
 	printf("[%s] %s (%.0f s)\n", label, what, now_ns() / 1e9 - t0);
 	fflush(stdout);
-	return 0;
 }
 
 /* A command on the board; its failure named in res->problem. */
@@ -408,12 +407,12 @@ const char *board_run(struct board *b, const struct board_run *br, struct vm_res
 		res->status = VM_START_FAILED;
 		return "board-lost";
 	}
-	say(b, br->label, "sending the userland, kernel and plan", t0);
+	say(br->label, "sending the userland, kernel and plan", t0);
 	if (send_run(b, br, res)) {
 		res->status = VM_START_FAILED;
 		return "setup-failed";
 	}
-	say(b, br->label, "kexec into the kernel under test", t0);
+	say(br->label, "kexec into the kernel under test", t0);
 	status = boot_kernel(b, br, res);
 	res->kernel_seconds = now_ns() / 1e9 - t0;
 	if (status) {
@@ -423,7 +422,7 @@ const char *board_run(struct board *b, const struct board_run *br, struct vm_res
 			return_board(b, br);
 		return status;
 	}
-	say(b, br->label, "running the plan", t0);
+	say(br->label, "running the plan", t0);
 	res->status = run_session(b, br, res);
 	if (res->status != VM_INTERRUPTED && ssh_answers(&b->t, 30))
 		collect(b, br, res);

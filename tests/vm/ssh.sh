@@ -110,8 +110,11 @@ board_vm stop "$bvm" > /dev/null 2>&1
 board_vm start "$bvm" --mem 2048 > "$res/board-start2.log" 2>&1
 on_board 'rm -rf /var/tmp/cmabench'
 
-# --- a run that stops progressing: its fio stopped (SIGSTOP) on the board;
-# the watchdog asks for the tasks' stacks over ssh, the run ends as a hang
+# --- a run that stops progressing: every process of the run (our init, its
+# heartbeat, perf, fio: those whose root is the chroot) stopped with SIGSTOP
+# once fio runs; the watchdog asks for the tasks' stacks over ssh, the run
+# ends as a hang (a stopped fio alone is not silence: the board's disk and
+# perf still move the heartbeat's numbers)
 run --only vanilla --set fill=0 smoke > "$res/stall.log" 2>&1 &
 pid=$!
 i=0
@@ -119,9 +122,10 @@ while [ $i -lt 600 ] && ! grep -qs 'begin fio' "$res"/.tmp-*/runs/vanilla-r1/con
 	sleep 1
 	i=$((i + 1))
 done
-# busybox without pkill: the fio processes by their /proc/PID/comm
 # shellcheck disable=SC2016 # the board's shell expands them
-on_board 'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = fio ] && kill -STOP ${p#/proc/}; done'
+on_board 'for p in /proc/[0-9]*; do
+	case $(readlink $p/root) in /var/tmp/cmabench/*/root) kill -STOP ${p#/proc/} ;; esac
+done'
 wait "$pid"
 rc=$?
 sed 's/^/# /' "$res/stall.log" | tail -n 8
