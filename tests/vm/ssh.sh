@@ -146,7 +146,7 @@ check "the board came back in its own kernel after the hang" own_kernel
 	smoke > "$res/int.log" 2>&1 &
 pid=$!
 i=0
-while [ $i -lt 600 ] && ! grep -q 'running the plan' "$res/int.log"; do sleep 1; i=$((i + 1)); done
+while [ $i -lt 600 ] && ! grep -qs 'running the plan' "$res/int.log"; do sleep 1; i=$((i + 1)); done
 sleep 5
 kill -INT "$pid"
 wait "$pid"
