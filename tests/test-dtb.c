@@ -1,8 +1,9 @@
 /*
- * Device-tree fragments (dtb.c) and the ELF closure of foreign programs
- * (elfdeps.c): the reserved-memory node each set-up adds to QEMU's tree,
- * checked by dtc where it is installed; DT_NEEDED/PT_INTERP and symlinks
- * resolved inside an unpacked root.
+ * Device trees with the run's area (dtb.c) and the ELF closure of foreign
+ * programs (elfdeps.c): the reserved-memory node each set-up adds to a tree
+ * (QEMU's, a board's with its own pool), read back with libfdt, the file
+ * form checked by fdtget where it is installed; DT_NEEDED/PT_INTERP and
+ * symlinks resolved inside an unpacked root.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,128 +14,248 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libfdt.h>
+
 #include "run/dtb.h"
 #include "kbuild/elfdeps.h"
 #include "kbuild/kbuild.h"
 
-static void test_fragment_cma(void **state)
+/*
+ * A board's tree as a test: the root's cells, one memory node and, with
+ * own_pool, a /reserved-memory (1 address and 1 size cell, unlike the
+ * root) holding the board's own default CMA pool. Caller frees.
+ */
+static void *base_tree(int ac, int sc, bool own_pool, size_t *len)
 {
-	const char *why;
-	char *f = dtb_fragment(SETUP_CMA, 64ull << 20, true, 2, 2, &why);
+	int size = 4096;
+	void *fdt = xmalloc((size_t)size);
 
-	(void)state;
-	assert_null(why);
-	assert_non_null(f);
-	assert_non_null(strstr(f, "reserved-memory {"));
-	assert_non_null(strstr(f, "#address-cells = <2>;"));
-	assert_non_null(strstr(f, "#size-cells = <2>;"));
-	assert_non_null(strstr(f, "ranges;"));
-	/* the area cma= makes on x86 is called "reserved": so is this node */
-	assert_non_null(strstr(f, "\t\tcmb_area: reserved {\n"));
-	assert_non_null(strstr(f, "compatible = \"shared-dma-pool\";"));
-	assert_non_null(strstr(f, "reusable;"));
-	assert_non_null(strstr(f, "size = <0x0 0x4000000>;"));
-	assert_non_null(strstr(f, "linux,cma-default;"));
-	assert_null(strstr(f, "guarantee"));
-	free(f);
+	assert_int_equal(fdt_create(fdt, size), 0);
+	assert_int_equal(fdt_finish_reservemap(fdt), 0);
+	assert_int_equal(fdt_begin_node(fdt, ""), 0);
+	assert_int_equal(fdt_property_u32(fdt, "#address-cells", (uint32_t)ac), 0);
+	assert_int_equal(fdt_property_u32(fdt, "#size-cells", (uint32_t)sc), 0);
+	assert_int_equal(fdt_begin_node(fdt, "memory@40000000"), 0);
+	assert_int_equal(fdt_property_string(fdt, "device_type", "memory"), 0);
+	assert_int_equal(fdt_end_node(fdt), 0);
+	if (own_pool) {
+		assert_int_equal(fdt_begin_node(fdt, "reserved-memory"), 0);
+		assert_int_equal(fdt_property_u32(fdt, "#address-cells", 1), 0);
+		assert_int_equal(fdt_property_u32(fdt, "#size-cells", 1), 0);
+		assert_int_equal(fdt_property(fdt, "ranges", NULL, 0), 0);
+		assert_int_equal(fdt_begin_node(fdt, "linux,cma"), 0);
+		assert_int_equal(fdt_property_string(fdt, "compatible", "shared-dma-pool"), 0);
+		assert_int_equal(fdt_property(fdt, "reusable", NULL, 0), 0);
+		assert_int_equal(fdt_property_u32(fdt, "size", 0x2000000), 0);
+		assert_int_equal(fdt_property(fdt, "linux,cma-default", NULL, 0), 0);
+		assert_int_equal(fdt_end_node(fdt), 0);
+		assert_int_equal(fdt_end_node(fdt), 0);
+	}
+	assert_int_equal(fdt_end_node(fdt), 0);
+	assert_int_equal(fdt_finish(fdt), 0);
+	*len = fdt_totalsize(fdt);
+	return fdt;
 }
 
-static void test_fragment_gcma(void **state)
-{
-	const char *why;
-	char *f = dtb_fragment(SETUP_GCMA, 3ull << 30, true, 2, 2, &why);
-
-	(void)state;
-	assert_null(why);
-	assert_non_null(f);
-	assert_non_null(strstr(f, "\t\tcmb_area: gcma {\n"));
-	assert_non_null(strstr(f, "compatible = \"shared-dma-pool\";"));
-	assert_non_null(strstr(f, "reusable;"));
-	assert_non_null(strstr(f, "guarantee;"));
-	/* the default area, as gcma=SIZE,default makes it on x86 */
-	assert_non_null(strstr(f, "linux,cma-default;"));
-	assert_non_null(strstr(f, "size = <0x0 0xc0000000>;"));
-	/* the device our module binds, given the area as the seeds give one */
-	assert_non_null(strstr(f, "cmb_area: gcma {"));
-	assert_non_null(strstr(f, "compatible = \"cmabench,dma\";"));
-	assert_non_null(strstr(f, "memory-region = <&cmb_area>;"));
-	free(f);
-	/* not the default area beside a cma= of the command line, which the
-	 * kernel would take instead of a default node, dropping it */
-	f = dtb_fragment(SETUP_GCMA, 64ull << 20, false, 2, 2, &why);
-	assert_non_null(strstr(f, "guarantee;"));
-	assert_null(strstr(f, "linux,cma-default"));
-	free(f);
-	/* a 64-bit size in two cells */
-	f = dtb_fragment(SETUP_GCMA, 5ull << 30, true, 2, 2, &why);
-	assert_non_null(strstr(f, "size = <0x1 0x40000000>;"));
-	free(f);
-	/* one size cell */
-	f = dtb_fragment(SETUP_GCMA, 64ull << 20, true, 1, 1, &why);
-	assert_non_null(strstr(f, "size = <0x4000000>;"));
-	assert_non_null(strstr(f, "#size-cells = <1>;"));
-	free(f);
-}
-
-static void test_fragment_none(void **state)
+static void *add_area(const void *in, size_t len, enum setup s, uint64_t area, bool def,
+		      struct strbuf *notes)
 {
 	const char *why = "unset";
+	size_t out_len = 0;
+	void *out = NULL;
 
-	(void)state;
-	assert_null(dtb_fragment(SETUP_NONE, 64ull << 20, true, 2, 2, &why));
+	assert_int_equal(dtb_add_area(in, len, s, area, def, &out, &out_len, notes, &why), 0);
 	assert_null(why);
-	assert_null(dtb_fragment(SETUP_CARVEOUT, 64ull << 20, true, 2, 2, &why));
-	assert_null(why);
+	assert_non_null(out);
+	assert_int_equal(fdt_check_header(out), 0);
+	assert_int_equal(fdt_totalsize(out), out_len);
+	return out;
 }
 
-static void test_fragment_bad_cells(void **state)
+static bool has_prop(const void *fdt, const char *path, const char *prop)
+{
+	int node = fdt_path_offset(fdt, path);
+
+	return node >= 0 && fdt_getprop(fdt, node, prop, NULL);
+}
+
+/* The property as a big-endian number of 1 or 2 cells; ~0 if absent or neither. */
+static uint64_t cells_prop(const void *fdt, const char *path, const char *prop)
+{
+	int node = fdt_path_offset(fdt, path), len = 0;
+	const fdt32_t *v = node >= 0 ? fdt_getprop(fdt, node, prop, &len) : NULL;
+
+	if (!v || (len != 4 && len != 8))
+		return ~0ull;
+	return len == 4 ? fdt32_to_cpu(v[0])
+			: (uint64_t)fdt32_to_cpu(v[0]) << 32 | fdt32_to_cpu(v[1]);
+}
+
+static void test_area_cma(void **state)
+{
+	size_t len;
+	void *in = base_tree(2, 2, false, &len), *out = add_area(in, len, SETUP_CMA,
+								 64ull << 20, true, NULL);
+
+	(void)state;
+	/* /reserved-memory made with the root's cells */
+	assert_int_equal(cells_prop(out, "/reserved-memory", "#address-cells"), 2);
+	assert_int_equal(cells_prop(out, "/reserved-memory", "#size-cells"), 2);
+	assert_true(has_prop(out, "/reserved-memory", "ranges"));
+	/* the area cma= makes on x86 is called "reserved": so is this node */
+	assert_string_equal(fdt_getprop(out, fdt_path_offset(out, "/reserved-memory/reserved"),
+					"compatible", NULL), "shared-dma-pool");
+	assert_true(has_prop(out, "/reserved-memory/reserved", "reusable"));
+	assert_int_equal(cells_prop(out, "/reserved-memory/reserved", "size"), 64ull << 20);
+	assert_true(has_prop(out, "/reserved-memory/reserved", "linux,cma-default"));
+	assert_false(has_prop(out, "/reserved-memory/reserved", "guarantee"));
+	/* the input is left alone */
+	assert_int_equal(fdt_path_offset(in, "/reserved-memory"), -FDT_ERR_NOTFOUND);
+	free(in);
+	free(out);
+}
+
+static void test_area_gcma(void **state)
+{
+	size_t len;
+	void *in = base_tree(2, 2, false, &len), *out;
+	uint64_t ph;
+
+	(void)state;
+	/* a 64-bit size in two cells */
+	out = add_area(in, len, SETUP_GCMA, 5ull << 30, true, NULL);
+	assert_true(has_prop(out, "/reserved-memory/gcma", "guarantee"));
+	assert_true(has_prop(out, "/reserved-memory/gcma", "reusable"));
+	/* the default area, as gcma=SIZE,default makes it on x86 */
+	assert_true(has_prop(out, "/reserved-memory/gcma", "linux,cma-default"));
+	assert_int_equal(cells_prop(out, "/reserved-memory/gcma", "size"), 5ull << 30);
+	/* the device our module binds, given the area as the seeds give one */
+	ph = cells_prop(out, "/reserved-memory/gcma", "phandle");
+	assert_true(ph > 0 && ph < 0xffffffffull);
+	assert_int_equal(cells_prop(out, "/cmabench-dma", "memory-region"), ph);
+	assert_string_equal(fdt_getprop(out, fdt_path_offset(out, "/cmabench-dma"), "compatible",
+					NULL), "cmabench,dma");
+	free(out);
+	/* not the default area beside a cma= of the command line, which the
+	 * kernel would take instead of a default node */
+	out = add_area(in, len, SETUP_GCMA, 64ull << 20, false, NULL);
+	assert_true(has_prop(out, "/reserved-memory/gcma", "guarantee"));
+	assert_false(has_prop(out, "/reserved-memory/gcma", "linux,cma-default"));
+	free(out);
+	free(in);
+}
+
+/* A board's own /reserved-memory: its cells used, its default pool no longer the default. */
+static void test_area_board_pool(void **state)
+{
+	struct strbuf notes = { 0 };
+	size_t len;
+	void *in = base_tree(2, 2, true, &len), *out;
+
+	(void)state;
+	out = add_area(in, len, SETUP_GCMA, 64ull << 20, true, &notes);
+	assert_int_equal(cells_prop(out, "/reserved-memory/gcma", "size"), 64ull << 20);
+	assert_true(has_prop(out, "/reserved-memory/gcma", "linux,cma-default"));
+	assert_false(has_prop(out, "/reserved-memory/linux,cma", "linux,cma-default"));
+	assert_true(has_prop(out, "/reserved-memory/linux,cma", "reusable"));
+	assert_non_null(strstr(notes.buf, "dropped linux,cma-default from "
+				"/reserved-memory/linux,cma"));
+	free(out);
+	sb_free(&notes);
+	/* not our default: the board's pool keeps its role */
+	out = add_area(in, len, SETUP_GCMA, 64ull << 20, false, &notes);
+	assert_true(has_prop(out, "/reserved-memory/linux,cma", "linux,cma-default"));
+	assert_null(notes.buf);
+	free(out);
+	free(in);
+}
+
+static void test_area_none(void **state)
+{
+	size_t len;
+	void *in = base_tree(2, 2, false, &len), *out;
+
+	(void)state;
+	for (int s = SETUP_NONE; s <= SETUP_CARVEOUT; s++) {
+		out = add_area(in, len, (enum setup)s, 64ull << 20, true, NULL);
+		assert_int_equal(fdt_path_offset(out, "/reserved-memory"), -FDT_ERR_NOTFOUND);
+		assert_int_equal(fdt_path_offset(out, "/cmabench-dma"), -FDT_ERR_NOTFOUND);
+		free(out);
+	}
+	free(in);
+}
+
+static void test_area_refused(void **state)
 {
 	const char *why;
+	size_t len, out_len;
+	void *in = base_tree(2, 2, true, &len), *out = (void *)1, *twice;
 
 	(void)state;
-	assert_null(dtb_fragment(SETUP_GCMA, 5ull << 30, true, 2, 1, &why));
+	/* 5 GiB in the board's one size cell */
+	assert_int_equal(dtb_add_area(in, len, SETUP_GCMA, 5ull << 30, true, &out, &out_len,
+				      NULL, &why), -1);
+	assert_null(out);
 	assert_non_null(strstr(why, "#size-cells"));
-	assert_null(dtb_fragment(SETUP_CMA, 64ull << 20, true, 3, 2, &why));
-	assert_non_null(strstr(why, "#address-cells"));
+	/* a tree that has our nodes already (an edited tree edited again) */
+	twice = add_area(in, len, SETUP_CMA, 64ull << 20, true, NULL);
+	assert_int_equal(dtb_add_area(twice, fdt_totalsize(twice), SETUP_CMA, 64ull << 20, true,
+				      &out, &out_len, NULL, &why), -1);
+	assert_non_null(strstr(why, "already has a node of ours"));
+	free(twice);
+	/* not a tree at all, and a tree cut short */
+	assert_int_equal(dtb_add_area("hello", 5, SETUP_CMA, 64ull << 20, true, &out, &out_len,
+				      NULL, &why), -1);
+	assert_non_null(strstr(why, "not a flattened device tree"));
+	assert_int_equal(dtb_add_area(in, len - 8, SETUP_CMA, 64ull << 20, true, &out, &out_len,
+				      NULL, &why), -1);
+	free(in);
 }
 
-/* dtc accepts a tree with the fragment merged in, and the node lands where expected. */
-static void test_fragment_compiles(void **state)
+/* dtb_edit_file: the blob and its decompiled record, checked by fdtget. */
+static void test_edit_file(void **state)
 {
 	char dir[] = "/tmp/cmb-dtb-XXXXXX";
-	const char *why;
+	struct cmb_env env = { .dtc = "dtc" };
+	struct strbuf errs = { 0 };
+	size_t len;
+	void *in = base_tree(2, 2, false, &len);
 
 	(void)state;
 	if (system("command -v dtc > /dev/null 2>&1 && command -v fdtget > /dev/null 2>&1")) {
+		free(in);
 		skip();
 		return;
 	}
 	assert_non_null(mkdtemp(dir));
-	for (int s = SETUP_CMA; s <= SETUP_GCMA; s++) {
-		char *frag = dtb_fragment((enum setup)s, 64ull << 20, true, 2, 2, &why);
-		char *src = xasprintf("/dts-v1/;\n/ {\n\t#address-cells = <2>;\n\t#size-cells = <2>;\n"
-				      "\tmemory@40000000 {\n\t\tdevice_type = \"memory\";\n"
-				      "\t\treg = <0x0 0x40000000 0x0 0x10000000>;\n\t};\n};\n%s", frag);
-		char *dts = xasprintf("%s/t.dts", dir), *dtb = xasprintf("%s/t.dtb", dir);
-		char *cmd = xasprintf("dtc -q -I dts -O dtb -o %s %s", dtb, dts);
-		char *get = xasprintf("fdtget -t x %s /reserved-memory/%s size", dtb,
-				      setup_area_name((enum setup)s));
-		char *argv[] = { "sh", "-c", get, NULL };
-		char *out;
+	char *src = xasprintf("%s/in.dtb", dir), *dtb = xasprintf("%s/out.dtb", dir);
+	char *dts = xasprintf("%s/out.dts", dir), *text;
+	char *get = xasprintf("fdtget -t x %s /reserved-memory/gcma size", dtb);
+	char *argv[] = { "sh", "-c", get, NULL }, *out;
 
-		assert_int_equal(write_file(dts, src, strlen(src)), 0);
-		assert_int_equal(system(cmd), 0);
-		out = cmd_first_line(argv);
-		assert_non_null(out);
-		assert_string_equal(out, "0 4000000");
-		free(out);
-		free(get);
-		free(frag);
-		free(src);
-		free(cmd);
-		free(dts);
-		free(dtb);
-	}
+	assert_int_equal(write_file(src, in, len), 0);
+	assert_int_equal(dtb_edit_file(&env, src, SETUP_GCMA, 64ull << 20, true, dtb, dts, NULL,
+				       &errs), 0);
+	out = cmd_first_line(argv);
+	assert_non_null(out);
+	assert_string_equal(out, "0 4000000");
+	text = read_file(dts, NULL);
+	assert_non_null(strstr(text, "guarantee;"));
+	free(text);
+	free(out);
+	/* a file that is no tree: named, nothing written */
+	assert_int_equal(write_file(src, "junk", 4), 0);
+	unlink(dtb);
+	assert_int_equal(dtb_edit_file(&env, src, SETUP_GCMA, 64ull << 20, true, dtb, dts, NULL,
+				       &errs), -1);
+	assert_non_null(strstr(errs.buf, "in.dtb: not a flattened device tree"));
+	assert_false(path_exists(dtb));
+	sb_free(&errs);
+	free(src);
+	free(dtb);
+	free(dts);
+	free(get);
+	free(in);
 	rm_rf(dir);
 }
 
@@ -288,11 +409,12 @@ static void test_closure_runpath(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fragment_cma),
-		cmocka_unit_test(test_fragment_gcma),
-		cmocka_unit_test(test_fragment_none),
-		cmocka_unit_test(test_fragment_bad_cells),
-		cmocka_unit_test(test_fragment_compiles),
+		cmocka_unit_test(test_area_cma),
+		cmocka_unit_test(test_area_gcma),
+		cmocka_unit_test(test_area_board_pool),
+		cmocka_unit_test(test_area_none),
+		cmocka_unit_test(test_area_refused),
+		cmocka_unit_test(test_edit_file),
 		cmocka_unit_test(test_elf_deps_self),
 		cmocka_unit_test(test_root_resolve),
 		cmocka_unit_test(test_closure_missing),

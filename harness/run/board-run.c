@@ -6,6 +6,7 @@
 #include "config.h"
 #include "run/board.h"
 #include "run/console.h"
+#include "run/dtb.h"
 #include "run/watchdog.h"
 #include "lib/signals.h"
 
@@ -100,7 +101,39 @@ static int send_plan(struct board *b, const struct board_run *br, struct vm_resu
 	return rc ? -1 : 0;
 }
 
-/* The userland (once), the kernel (once per build), the run's plan. */
+/* The board's tree with the run's area: kept with the results, sent as <dir>/run.dtb. */
+static int send_dtb(struct board *b, const struct board_run *br, struct vm_result *res)
+{
+	const struct run_spec *s = br->r->spec;
+	struct strbuf notes = { 0 }, errs = { 0 };
+	char *dtb = xasprintf("%s.dtb", br->dir), *dts = path_join(br->dir, DTB_SOURCE_NAME);
+	char *path = xasprintf("%s/run.dtb", b->dir);
+	int rc = dtb_edit_file(b->env, b->fdt, s->setup, s->area, br->area_default, dtb, dts,
+			       &notes, &errs);
+
+	if (rc)
+		snprintf(res->problem, sizeof(res->problem), "the board's device tree: %s",
+			 rtrim(errs.buf));
+	else
+		rc = send_file(b, dtb, path, res);
+	if (!rc) {
+		json_object_object_add(br->m, "devicetree", json_object_new_string(DTB_SOURCE_NAME));
+		if (notes.len) {
+			printf("[%s] device tree: %s", br->label, notes.buf);
+			json_object_object_add(br->m, "devicetree_changes",
+					       json_object_new_string(rtrim(notes.buf)));
+		}
+	}
+	unlink(dtb);
+	sb_free(&notes);
+	sb_free(&errs);
+	free(dtb);
+	free(dts);
+	free(path);
+	return rc ? -1 : 0;
+}
+
+/* The userland (once), the kernel (once per build), the run's plan (and tree). */
 static int send_run(struct board *b, const struct board_run *br, struct vm_result *res)
 {
 	char *tmp = xasprintf("%s.run.sh", br->dir);
@@ -116,6 +149,8 @@ static int send_run(struct board *b, const struct board_run *br, struct vm_resul
 			sl_add(&b->kernels_sent, kernel);
 	}
 	rc = rc || send_plan(b, br, res);
+	if (!rc && b->fdt)
+		rc = send_dtb(b, br, res);
 	free(tmp);
 	free(kernel);
 	free(cmd);
@@ -175,9 +210,11 @@ static bool wait_board(struct board *b, bool up, double timeout_s, const char *l
 static const char *boot_kernel(struct board *b, const struct board_run *br, struct vm_result *res)
 {
 	char *cmdline = run_cmdline(b, br->r), *q = sh_quote(cmdline);
-	char *cmd = xasprintf("kexec -l %s/kernels/%.16s --command-line=%s && sync && "
+	char *dtb = b->fdt ? xasprintf(" --dtb=%s/run.dtb", b->dir) : xstrdup("");
+	/* arm64: the board's own tree with the run's area (kexec puts the command line in it) */
+	char *cmd = xasprintf("kexec -l %s/kernels/%.16s%s --command-line=%s && sync && "
 			      "(nohup sh -c 'sleep 1; kexec -e' > /dev/null 2>&1 &)",
-			      b->dir, br->k->key, q);
+			      b->dir, br->k->key, dtb, q);
 	char *marker = xasprintf("cmabench.run=%s", br->r->name);
 	struct ssh_result r = { 0 };
 	const char *status = NULL;
@@ -203,6 +240,7 @@ static const char *boot_kernel(struct board *b, const struct board_run *br, stru
 	free(r.out);
 	free(marker);
 	free(cmd);
+	free(dtb);
 	free(q);
 	free(cmdline);
 	return status;

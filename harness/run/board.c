@@ -95,6 +95,23 @@ static char *fetch_config(struct board *b, const char *board_config, struct strb
 	return r.out;
 }
 
+/* The board's device tree as its bootloader gave it, copied here for the runs to edit. */
+static char *fetch_fdt(struct board *b, const char *run_id, struct strbuf *errs)
+{
+	char *rel = xasprintf("tmp/board-%s.dtb", run_id), *path = env_cache(b->env, rel);
+	char *dir = xstrdup(path);
+
+	*strrchr(dir, '/') = '\0';
+	if (mkdir_p(dir) || ssh_get(&b->t, "/sys/firmware/fdt", path, 60, errs)) {
+		sb_addf(errs, "%sreading /sys/firmware/fdt into %s", errs->len ? "; " : "", path);
+		free(path);
+		path = NULL;
+	}
+	free(dir);
+	free(rel);
+	return path;
+}
+
 /* The board's own command line without what a run sets itself. */
 static char *own_cmdline(const char *cmdline)
 {
@@ -138,6 +155,7 @@ int board_open(struct board *b, const struct cmb_env *env, const char *url,
 	int rc = -1;
 
 	memset(b, 0, sizeof(*b));
+	b->env = env;
 	b->boot_timeout_s = 300;
 	if (target_parse(url, &b->t, &errs))
 		goto out;
@@ -151,6 +169,8 @@ int board_open(struct board *b, const struct cmb_env *env, const char *url,
 	b->dir = xasprintf("%s/%s", b->t.dir, run_id);
 	if (!(text = fetch_config(b, board_config, &errs)) ||
 	    !(b->config = keep_config(env, text, &errs)))
+		goto out;
+	if (b->arch->device_tree && !(b->fdt = fetch_fdt(b, run_id, &errs)))
 		goto out;
 	b->nvariants = kvariants_count();
 	b->variants = xcalloc(b->nvariants, sizeof(*b->variants));
@@ -203,10 +223,6 @@ int board_check_run(const struct board *b, const struct run *r, struct strbuf *e
 	if (s->arch != b->arch)
 		sb_addf(errs, "%s: [%s] arch = %s: the board is %s\n", r->scn->path, s->section,
 			s->arch->name, b->arch->name);
-	else if (s->arch->device_tree)
-		sb_addf(errs, "%s: [%s] arch = %s: a board's device tree with the area's node is "
-			"not written yet (x86_64 boards only)\n", r->scn->path, s->section,
-			s->arch->name);
 	if (s->clock == CLOCK_INSTRUCTIONS)
 		sb_addf(errs, "%s: [%s] clock = instructions: only TCG counts instructions\n",
 			r->scn->path, s->section);
@@ -284,6 +300,9 @@ int board_close(struct board *b)
 			kvariant_free(&b->variants[i]);
 	free(b->variants);
 	free(b->config);
+	if (b->fdt)
+		unlink(b->fdt);
+	free(b->fdt);
 	free(b->own_cmdline);
 	free(b->own_release);
 	free(b->dir);

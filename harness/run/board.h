@@ -24,7 +24,9 @@ struct board {
 	struct target t;
 	struct board_facts facts;   /* the probe before the first run */
 	const struct cmb_arch *arch;
+	const struct cmb_env *env;
 	char *config;               /* the board's .config as kernels start from it (cache) */
+	char *fdt;                  /* arm64: the board's /sys/firmware/fdt, a local copy */
 	char *own_cmdline;          /* the board's own kernel's command line */
 	char *own_release;
 	char *dir;                  /* <target dir>/<run id>: everything of ours */
@@ -41,8 +43,10 @@ struct board {
 char *board_config_sanitize(const char *text);
 /*
  * Probes the board and prepares what every run needs: its facts (every
- * requirement met), its config (board_config, or /proc/config.gz), the
- * directory of ours for run_id. -1 with the reasons printed.
+ * requirement met), its config (board_config, or /proc/config.gz), on a
+ * device-tree arch its tree (/sys/firmware/fdt: each run's area is added
+ * to it and the kernel booted with kexec --dtb), the directory of ours for
+ * run_id. -1 with the reasons printed.
  */
 int board_open(struct board *b, const struct cmb_env *env, const char *url,
 	       const char *ssh_config, const char *board_config, const char *run_id);
@@ -62,6 +66,7 @@ struct board_run {
 	const char *dir;            /* the run's local directory (plan/ in it) */
 	const char *console;        /* its console.log */
 	const char *label;
+	bool area_default;          /* the area is the default one (no cma= of the run's own) */
 	json_object *m;             /* its metadata */
 };
 

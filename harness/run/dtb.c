@@ -1,67 +1,166 @@
 #include "run/dtb.h"
 
 #include <errno.h>
+#include <libfdt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* value as cells 32-bit cells, "0x0 0x4000000"; -1 if it does not fit. */
-static int add_cells(struct strbuf *sb, uint64_t value, int cells)
+/* Room for the nodes we add; fdt_pack() gives back what is unused. */
+#define DTB_SLACK 4096
+
+/* /reserved-memory, made with the root's cells when absent; its offset or a libfdt error. */
+static int reserved_memory(void *fdt)
 {
-	if (cells < 1 || cells > 2 || (cells == 1 && value >> 32))
-		return -1;
-	if (cells == 2)
-		sb_addf(sb, "0x%llx ", (unsigned long long)(value >> 32));
-	sb_addf(sb, "0x%llx", (unsigned long long)(value & 0xffffffffull));
+	int node = fdt_path_offset(fdt, "/reserved-memory");
+	int ac, sc, err;
+
+	if (node != -FDT_ERR_NOTFOUND)
+		return node;
+	ac = fdt_address_cells(fdt, 0);
+	sc = fdt_size_cells(fdt, 0);
+	if (ac < 0 || sc < 0)
+		return ac < 0 ? ac : sc;
+	node = fdt_add_subnode(fdt, 0, "reserved-memory");
+	if (node < 0)
+		return node;
+	err = fdt_setprop_u32(fdt, node, "#address-cells", (uint32_t)ac);
+	err = err ? err : fdt_setprop_u32(fdt, node, "#size-cells", (uint32_t)sc);
+	err = err ? err : fdt_setprop_empty(fdt, node, "ranges");
+	return err ? err : node;
+}
+
+/* linux,cma-default off every child of rmem: ours is the default now. */
+static int drop_defaults(void *fdt, int rmem, struct strbuf *notes)
+{
+	int child;
+
+	fdt_for_each_subnode(child, fdt, rmem) {
+		if (!fdt_getprop(fdt, child, "linux,cma-default", NULL))
+			continue;
+		int err = fdt_delprop(fdt, child, "linux,cma-default");
+
+		if (err)
+			return err;
+		if (notes)
+			sb_addf(notes, "dropped linux,cma-default from /reserved-memory/%s: the "
+				"run's area is the default\n", fdt_get_name(fdt, child, NULL));
+	}
 	return 0;
 }
 
-char *dtb_fragment(enum setup s, uint64_t area, bool gcma_default, int addr_cells,
-		   int size_cells, const char **why)
+/* The area's node and /cmabench-dma; 0, a libfdt error, or 1 with *why set. */
+static int add_nodes(void *fdt, enum setup s, uint64_t area, bool gcma_default,
+		     struct strbuf *notes, const char **why)
 {
-	struct strbuf sb = { 0 };
 	const char *name = setup_area_name(s);
+	bool is_default = s == SETUP_CMA || gcma_default;
+	int rmem = reserved_memory(fdt), node, dev, sc, err;
+	uint32_t ph;
 
-	*why = NULL;
-	if (!name)
-		return NULL;
-	if (addr_cells < 1 || addr_cells > 2) {
-		*why = "the tree's root has an #address-cells other than 1 or 2";
-		return NULL;
+	if (rmem < 0)
+		return rmem;
+	sc = fdt_size_cells(fdt, rmem);
+	if (sc < 0)
+		return sc;
+	if (sc < 1 || sc > 2 || (sc == 1 && area >> 32)) {
+		*why = "the area does not fit the #size-cells of /reserved-memory";
+		return 1;
 	}
-	sb_add(&sb, "\n/* cmabench: the run's reserved area */\n/ {\n\treserved-memory {\n");
-	sb_addf(&sb, "\t\t#address-cells = <%d>;\n\t\t#size-cells = <%d>;\n\t\tranges;\n\n",
-		addr_cells, size_cells);
-	sb_addf(&sb, "\t\tcmb_area: %s {\n", name);
-	sb_add(&sb, "\t\t\tcompatible = \"shared-dma-pool\";\n\t\t\treusable;\n\t\t\tsize = <");
-	if (add_cells(&sb, area, size_cells)) {
-		sb_free(&sb);
-		*why = "the area does not fit the tree's #size-cells";
-		return NULL;
+	if (fdt_subnode_offset(fdt, rmem, name) >= 0 ||
+	    fdt_path_offset(fdt, "/cmabench-dma") >= 0) {
+		*why = "the tree already has a node of ours (/reserved-memory/reserved, "
+		       "/reserved-memory/gcma or /cmabench-dma)";
+		return 1;
 	}
-	sb_add(&sb, ">;\n");
-	if (s == SETUP_GCMA)
-		sb_add(&sb, "\t\t\tguarantee;\n");
-	if (s == SETUP_CMA || gcma_default)
-		sb_add(&sb, "\t\t\tlinux,cma-default;\n");
-	sb_add(&sb, "\t\t};\n\t};\n\n");
+	if (is_default && (err = drop_defaults(fdt, rmem, notes)))
+		return err;
+	if ((err = fdt_generate_phandle(fdt, &ph)))
+		return err;
+	node = fdt_add_subnode(fdt, rmem, name);
+	if (node < 0)
+		return node;
+	err = fdt_setprop_string(fdt, node, "compatible", "shared-dma-pool");
+	err = err ? err : fdt_setprop_empty(fdt, node, "reusable");
+	if (!err)
+		err = sc == 2 ? fdt_setprop_u64(fdt, node, "size", area)
+			      : fdt_setprop_u32(fdt, node, "size", (uint32_t)area);
+	if (!err && s == SETUP_GCMA)
+		err = fdt_setprop_empty(fdt, node, "guarantee");
+	if (!err && is_default)
+		err = fdt_setprop_empty(fdt, node, "linux,cma-default");
+	err = err ? err : fdt_setprop_u32(fdt, node, "phandle", ph);
+	if (err)
+		return err;
 	/* workloads/kmod/cmabench_dma.c binds to it (alloc-path=dma) */
-	sb_add(&sb, "\tcmabench-dma {\n\t\tcompatible = \"cmabench,dma\";\n"
-	       "\t\tmemory-region = <&cmb_area>;\n\t};\n};\n");
-	return sb_detach(&sb);
+	dev = fdt_add_subnode(fdt, 0, "cmabench-dma");
+	if (dev < 0)
+		return dev;
+	err = fdt_setprop_string(fdt, dev, "compatible", "cmabench,dma");
+	return err ? err : fdt_setprop_u32(fdt, dev, "memory-region", ph);
 }
 
-/* An integer property of the root node, through fdtget; -1 if unreadable. */
-static int root_cells(const char *dtb, const char *prop)
+int dtb_add_area(const void *in, size_t len, enum setup s, uint64_t area, bool gcma_default,
+		 void **out, size_t *out_len, struct strbuf *notes, const char **why)
 {
-	char *argv[] = { "fdtget", "-t", "i", (char *)dtb, "/", (char *)prop, NULL };
-	char *out = cmd_first_line(argv);
-	long v = -1;
-	const char *why;
+	int size, err;
+	void *fdt;
 
-	if (out && parse_long(out, &v, &why))
-		v = -1;
+	*why = NULL;
+	*out = NULL;
+	if (len < sizeof(struct fdt_header) || fdt_check_header(in) ||
+	    fdt_totalsize(in) > len || fdt_totalsize(in) > INT32_MAX - DTB_SLACK) {
+		*why = "not a flattened device tree";
+		return -1;
+	}
+	size = (int)fdt_totalsize(in) + DTB_SLACK;
+	fdt = xmalloc((size_t)size);
+	err = fdt_open_into(in, fdt, size);
+	if (!err && setup_area_name(s))
+		err = add_nodes(fdt, s, area, gcma_default, notes, why);
+	err = err ? err : fdt_pack(fdt);
+	if (err) {
+		if (!*why)
+			*why = fdt_strerror(err);
+		free(fdt);
+		return -1;
+	}
+	*out = fdt;
+	*out_len = fdt_totalsize(fdt);
+	return 0;
+}
+
+int dtb_edit_file(const struct cmb_env *env, const char *in, enum setup s, uint64_t area,
+		  bool gcma_default, const char *dtb_out, const char *dts_out,
+		  struct strbuf *notes, struct strbuf *errs)
+{
+	char *log = xasprintf("%s.log", dtb_out);
+	char *dec[] = { (char *)env->dtc, "-q", "-I", "dtb", "-O", "dts", "-o", (char *)dts_out,
+			(char *)dtb_out, NULL };
+	size_t len = 0, out_len = 0;
+	char *blob = read_file(in, &len);
+	const char *why = NULL;
+	void *out = NULL;
+	int rc = -1;
+
+	if (!blob)
+		sb_addf(errs, "%s: %s\n", in, strerror(errno));
+	else if (dtb_add_area(blob, len, s, area, gcma_default, &out, &out_len, notes, &why))
+		sb_addf(errs, "%s: %s\n", in, why);
+	else if (write_file(dtb_out, out, out_len))
+		sb_addf(errs, "%s: %s\n", dtb_out, strerror(errno));
+	else if (run_cmd(dec, NULL, log, NULL, NULL))
+		sb_addf(errs, "%s: dtc could not decompile it (see %s)\n", dtb_out, log);
+	else
+		rc = 0;
+	if (rc)
+		unlink(dtb_out);
+	else
+		unlink(log);
+	free(log);
+	free(blob);
 	free(out);
-	return (int)v;
+	return rc;
 }
 
 int dtb_make(const struct cmb_env *env, const struct vm_config *vc, enum setup s, uint64_t area,
@@ -70,14 +169,11 @@ int dtb_make(const struct cmb_env *env, const struct vm_config *vc, enum setup s
 	struct vm_config dump = *vc;
 	struct strlist argv = { 0 };
 	char *qemu_dtb = path_join(work_dir, "qemu.dtb");
-	char *qemu_dts = path_join(work_dir, "qemu.dts");
 	char *log = path_join(work_dir, "dtb.log");
 	char *src = path_join(vc->share_dir, DTB_SOURCE_NAME);
 	char *machine = xasprintf("%s,dumpdtb=%s", vc->machine, qemu_dtb);
 	char *out = path_join(work_dir, "run.dtb");
-	char *text = NULL, *frag = NULL;
-	const char *why = NULL;
-	int rc = -1, ac, sc;
+	int rc = -1;
 
 	if (!errs->buf)
 		sb_init(errs);
@@ -87,70 +183,19 @@ int dtb_make(const struct cmb_env *env, const struct vm_config *vc, enum setup s
 	dump.machine = machine;
 	dump.dtb = NULL;
 	vm_argv(&dump, &argv);
-	if (run_cmd(argv.v, NULL, log, NULL, NULL) || !path_exists(qemu_dtb)) {
-		sb_addf(errs, "%s: could not dump the machine's device tree (see %s)\n", vc->qemu, log);
-		goto out;
+	if (run_cmd(argv.v, NULL, log, NULL, NULL) || !path_exists(qemu_dtb))
+		sb_addf(errs, "%s: could not dump the machine's device tree (see %s)\n", vc->qemu,
+			log);
+	else if (!dtb_edit_file(env, qemu_dtb, s, area, gcma_default, out, src, NULL, errs)) {
+		*dtb = out;
+		out = NULL;
+		rc = 0;
 	}
-	ac = root_cells(qemu_dtb, "#address-cells");
-	sc = root_cells(qemu_dtb, "#size-cells");
-	if (ac < 0 || sc < 0) {
-		sb_addf(errs, "%s: no #address-cells/#size-cells at the root (fdtget)\n", qemu_dtb);
-		goto out;
-	}
-	{
-		char *dec[] = { (char *)env->dtc, "-q", "-I", "dtb", "-O", "dts", "-o", qemu_dts,
-				qemu_dtb, NULL };
-
-		if (run_cmd(dec, NULL, log, NULL, NULL)) {
-			sb_addf(errs, "%s: dtc could not decompile it (see %s)\n", qemu_dtb, log);
-			goto out;
-		}
-	}
-	frag = dtb_fragment(s, area, gcma_default, ac, sc, &why);
-	if (why) {
-		sb_addf(errs, "%s: %s\n", qemu_dtb, why);
-		goto out;
-	}
-	text = read_file(qemu_dts, NULL);
-	if (!text) {
-		sb_addf(errs, "%s: %s\n", qemu_dts, strerror(errno));
-		goto out;
-	}
-	{
-		/* A second root node in the same source: dtc merges it into the first. */
-		char *whole = xasprintf("%s%s", text, frag ? frag : "");
-
-		rc = write_file(src, whole, strlen(whole));
-		free(whole);
-		if (rc) {
-			sb_addf(errs, "%s: %s\n", src, strerror(errno));
-			goto out;
-		}
-	}
-	{
-		char *comp[] = { (char *)env->dtc, "-q", "-I", "dts", "-O", "dtb", "-o", out, src,
-				 NULL };
-
-		rc = run_cmd(comp, NULL, log, NULL, NULL);
-		if (rc) {
-			sb_addf(errs, "%s: dtc could not compile it (see %s)\n", src, log);
-			goto out;
-		}
-	}
-	*dtb = out;
-	out = NULL;
-	rc = 0;
-out:
-	if (rc && !errs->len)
-		sb_addf(errs, "%s: the device tree could not be made\n", src);
 	sl_free(&argv);
 	free(qemu_dtb);
-	free(qemu_dts);
 	free(log);
 	free(src);
 	free(machine);
 	free(out);
-	free(text);
-	free(frag);
-	return rc ? -1 : 0;
+	return rc;
 }

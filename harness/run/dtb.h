@@ -1,15 +1,17 @@
 /*
- * Device trees of arm64 guests: QEMU's own tree for the run's machine
- * (-machine virt,dumpdtb=), plus the reserved-memory node the run's set-up
- * asks for, compiled with dtc and booted with -dtb. This is how a phone or
- * a board declares its CMA areas, and the only way to a GCMA area through
- * the RFC's "guarantee" property (x86 reads no device-tree reserved memory).
- * The source of every run's tree is kept beside its results.
+ * Device trees with the run's reserved area: a tree someone else made (QEMU's
+ * own for the run's machine, -machine virt,dumpdtb=; a board's
+ * /sys/firmware/fdt), the reserved-memory node the run's set-up asks for
+ * added with libfdt, never a tree written by hand. This is how a phone or a
+ * board declares its CMA areas, and the only way to a GCMA area through the
+ * RFC's "guarantee" property (x86 reads no device-tree reserved memory).
+ * The decompiled source of every run's tree is kept beside its results.
  */
 #ifndef CMB_DTB_H
 #define CMB_DTB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lib/env.h"
@@ -21,27 +23,38 @@
 #define DTB_SOURCE_NAME "devicetree.dts"
 
 /*
- * The DTS text added after QEMU's tree for set-up s with an area of `area`
- * bytes, in a tree whose root has the given #address-cells and #size-cells:
- * cma: a shared-dma-pool, reusable, linux,cma-default node called
- * "reserved" (the area cma= makes on x86); gcma: a shared-dma-pool,
- * reusable node called "gcma" with the "guarantee" property (the area gcma=
- * makes on x86), the default area as gcma=SIZE,default makes it unless
- * gcma_default is false (a command line with its own cma=, which the kernel
- * would prefer, dropping a default node); none and carveout: nothing
- * (NULL). Beside the area, the device our module binds to (compatible
- * "cmabench,dma"), its memory-region the area: the seeds' way of giving a
- * device its area (alloc-path=dma). NULL with *why set when the size does
- * not fit the cells.
+ * Adds set-up s's area of `area` bytes to the flattened tree in (len bytes,
+ * not changed) under /reserved-memory (made with the root's cells when the
+ * tree has none): cma: a shared-dma-pool, reusable, linux,cma-default node
+ * called "reserved" (the area cma= makes on x86); gcma: the same called
+ * "gcma" with the "guarantee" property (the area gcma= makes on x86), the
+ * default area as gcma=SIZE,default makes it unless gcma_default is false
+ * (a command line with its own cma=, which the kernel would prefer). Our
+ * area being the default, linux,cma-default is dropped from any other node
+ * (a board's own CMA pool), each drop said in notes. Beside the area,
+ * /cmabench-dma (compatible "cmabench,dma", memory-region the area): the
+ * device our module binds, given its area the seeds' way. none and
+ * carveout: the tree unchanged. *out (malloc'd, *out_len bytes) or -1 with
+ * *why (a node of ours already there, a size the cells cannot hold, a tree
+ * libfdt refuses).
  */
-char *dtb_fragment(enum setup s, uint64_t area, bool gcma_default, int addr_cells,
-		   int size_cells, const char **why);
+int dtb_add_area(const void *in, size_t len, enum setup s, uint64_t area, bool gcma_default,
+		 void **out, size_t *out_len, struct strbuf *notes, const char **why);
+
+/*
+ * dtb_add_area() on the tree in file `in`: the result written to dtb_out
+ * and decompiled by dtc to dts_out (the record kept with the results).
+ * Errors, naming the file, go to errs; notes as above. 0 or -1.
+ */
+int dtb_edit_file(const struct cmb_env *env, const char *in, enum setup s, uint64_t area,
+		  bool gcma_default, const char *dtb_out, const char *dts_out,
+		  struct strbuf *notes, struct strbuf *errs);
 
 /*
  * Makes the tree of a run booted with vc (its argv as it will run, without
- * -dtb): dumps QEMU's tree for that machine, adds dtb_fragment(), writes the
- * whole source to share_dir/devicetree.dts and compiles it to *dtb (a file
- * in work_dir, the caller's to remove). Errors go to errs.
+ * -dtb): dumps QEMU's tree for that machine and edits it with
+ * dtb_edit_file(), the source in share_dir/devicetree.dts, the blob in
+ * *dtb (a file in work_dir, the caller's to remove). Errors go to errs.
  */
 int dtb_make(const struct cmb_env *env, const struct vm_config *vc, enum setup s, uint64_t area,
 	     bool gcma_default, const char *work_dir, char **dtb, struct strbuf *errs);

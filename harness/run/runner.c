@@ -569,7 +569,8 @@ out:
 static const char *boot_board(struct one_run *o)
 {
 	struct board_run br = { .r = o->r, .k = o->k, .dir = o->dir, .console = o->console,
-				.label = o->label, .m = o->m };
+				.label = o->label, .m = o->m,
+				.area_default = !append_has_cma(o->r->spec->append) };
 
 	return board_run(o->ctx->board, &br, &o->res);
 }

@@ -53,6 +53,9 @@ int ssh_run(const struct target *t, const char *script, double timeout_s, struct
 /* Copies a local file to path on the board (cat over ssh). 0 or -1. */
 int ssh_put(const struct target *t, const char *local, const char *remote, double timeout_s,
 	    struct strbuf *errs);
+/* Copies a file of the board to local (cat over ssh; whole or not at all). 0 or -1. */
+int ssh_get(const struct target *t, const char *remote, const char *local, double timeout_s,
+	    struct strbuf *errs);
 /* A tar of remote_dir's content, unpacked into local_dir. 0 or -1. */
 int ssh_get_dir(const struct target *t, const char *remote_dir, const char *local_dir,
 		double timeout_s, struct strbuf *errs);
