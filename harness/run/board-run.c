@@ -10,12 +10,9 @@
 #include "run/watchdog.h"
 #include "lib/signals.h"
 
-#include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* The board side of a run: our init in the chroot, the scratch directory
@@ -301,61 +298,61 @@ static void ask_stacks(struct board *b, const char *dir, struct session *s)
 	free(path);
 }
 
+struct session_watch {
+	struct board *b;
+	const char *dir;
+	struct session *s;
+};
+
+static void session_data(void *arg, const char *buf, size_t n)
+{
+	session_feed(((struct session_watch *)arg)->s, buf, n);
+}
+
+/* A silent session: the board's stacks asked for before it is stopped. */
+static bool session_silent(void *arg)
+{
+	struct session_watch *w = arg;
+
+	if (!wd_silent(&w->s->wd, now_ns()))
+		return false;
+	ask_stacks(w->b, w->dir, w->s);
+	return true;
+}
+
 /* Runs the plan; the session's end as a VM status. */
 static enum vm_status run_session(struct board *b, const struct board_run *br,
 				  struct vm_result *res)
 {
 	const struct run_spec *sp = br->r->spec;
 	char *cmd = xasprintf("sh %s/run.sh", b->dir);
-	struct strlist argv = { 0 };
 	struct session s = { 0 };
-	int rd = -1, status = 0;
-	struct spawn_opts o = { .out_fd = -1, .pipe_rd = &rd, .group = true };
-	uint64_t end = now_ns() + (uint64_t)(sp->timeout * 1e9);
-	enum vm_status st = VM_CRASHED;
-	pid_t pid;
+	struct session_watch w = { .b = b, .dir = br->dir, .s = &s };
+	struct ssh_stream ops = { .data = session_data, .stop = session_silent, .arg = &w };
+	struct ssh_result r;
+	enum vm_status st;
 
 	s.console = fopen(br->console, "a");
-	if (!s.console)
+	if (!s.console) {
+		free(cmd);
 		return VM_START_FAILED;
+	}
 	setvbuf(s.console, NULL, _IOLBF, 0);
 	wd_init(&s.wd, sp->hang_silence, now_ns());
-	ssh_argv(&b->t, 10, &argv);
-	sl_add(&argv, cmd);
-	pid = spawn_cmd(argv.v, &o);
-	while (pid > 0) {
-		struct pollfd p = { .fd = rd, .events = POLLIN };
-		char buf[4096];
-		ssize_t n;
-
-		if (interrupted() || now_ns() > end || wd_silent(&s.wd, now_ns())) {
-			st = interrupted() ? VM_INTERRUPTED : now_ns() > end ? VM_TIMEOUT : VM_HANG;
-			if (st == VM_HANG)
-				ask_stacks(b, br->dir, &s);
-			stop_child(pid, 2000);
-			break;
-		}
-		if (poll(&p, 1, 200) <= 0)
-			continue;
-		n = read(rd, buf, sizeof(buf));
-		if (n > 0) {
-			session_feed(&s, buf, (size_t)n);
-			continue;
-		}
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+	ssh_stream(&b->t, cmd, sp->timeout, &ops, &r);
+	if (r.out)
+		st = VM_START_FAILED;   /* ssh did not start */
+	else if (r.interrupted || r.timed_out || r.stopped)
+		st = r.interrupted ? VM_INTERRUPTED : r.timed_out ? VM_TIMEOUT : VM_HANG;
+	else
 		st = !s.done ? VM_CRASHED : s.failed_steps ? VM_STEP_FAILED : VM_OK;
-		break;
-	}
-	if (rd >= 0)
-		close(rd);
 	if (s.wd.silence_s > 0 && st == VM_HANG)
 		wd_summary(&s.wd, res->silence, sizeof(res->silence));
 	fclose(s.console);
 	wd_free(&s.wd);
-	sl_free(&argv);
+	free(r.out);
 	free(cmd);
-	return pid > 0 ? st : VM_START_FAILED;
+	return st;
 }
 
 /* The kernel's log into the console log (the splats the judge reads), then

@@ -137,22 +137,23 @@ char *sh_quote(const char *s)
 	return sb_detach(&sb);
 }
 
-/* Reads what the child wrote until it ends, the deadline or Ctrl-C. */
-static void collect(pid_t pid, int rd, double timeout_s, bool finishing, struct ssh_result *res)
+/* Feeds what the child writes to ops until it ends, the deadline, Ctrl-C or ops->stop. */
+static void stream(pid_t pid, int rd, double timeout_s, const struct ssh_stream *ops,
+		   struct ssh_result *res)
 {
 	uint64_t end = now_ns() + (uint64_t)(timeout_s * 1e9);
-	struct strbuf sb = { 0 };
 	char buf[8192];
 	int status = 0;
 
-	sb_add(&sb, "");
 	for (;;) {
 		struct pollfd p = { .fd = rd, .events = POLLIN };
 		ssize_t n;
 
-		if ((interrupted() && !finishing) || now_ns() > end) {
-			res->interrupted = interrupted() && !finishing;
-			res->timed_out = !res->interrupted;
+		res->interrupted = interrupted() && !ops->finishing;
+		res->timed_out = !res->interrupted && now_ns() > end;
+		res->stopped = !res->interrupted && !res->timed_out && ops->stop &&
+			       ops->stop(ops->arg);
+		if (res->interrupted || res->timed_out || res->stopped) {
 			stop_child(pid, 2000);
 			status = -1;
 			break;
@@ -162,7 +163,7 @@ static void collect(pid_t pid, int rd, double timeout_s, bool finishing, struct 
 		n = read(rd, buf, sizeof(buf) - 1);
 		if (n > 0) {
 			buf[n] = '\0';
-			sb_add(&sb, buf);
+			ops->data(ops->arg, buf, (size_t)n);
 			continue;
 		}
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -172,10 +173,10 @@ static void collect(pid_t pid, int rd, double timeout_s, bool finishing, struct 
 	}
 	close(rd);
 	res->status = status;
-	res->out = sb_detach(&sb);
 }
 
-int ssh_run(const struct target *t, const char *script, double timeout_s, struct ssh_result *res)
+int ssh_stream(const struct target *t, const char *script, double timeout_s,
+	       const struct ssh_stream *ops, struct ssh_result *res)
 {
 	struct strlist argv = { 0 };
 	int rd = -1;
@@ -192,8 +193,29 @@ int ssh_run(const struct target *t, const char *script, double timeout_s, struct
 		res->out = xasprintf("cannot start ssh: %s", strerror(errno));
 		return -1;
 	}
-	collect(pid, rd, timeout_s, t->finishing, res);
+	stream(pid, rd, timeout_s, ops, res);
 	return res->status == 0 ? 0 : -1;
+}
+
+static void to_strbuf(void *arg, const char *buf, size_t n)
+{
+	(void)n;
+	sb_add(arg, buf);
+}
+
+int ssh_run(const struct target *t, const char *script, double timeout_s, struct ssh_result *res)
+{
+	struct strbuf sb = { 0 };
+	struct ssh_stream ops = { .data = to_strbuf, .arg = &sb, .finishing = t->finishing };
+	int rc;
+
+	sb_add(&sb, "");
+	rc = ssh_stream(t, script, timeout_s, &ops, res);
+	if (res->out)
+		sb_free(&sb);   /* ssh did not start: res->out says why */
+	else
+		res->out = sb_detach(&sb);
+	return rc;
 }
 
 bool ssh_answers(const struct target *t, double timeout_s)

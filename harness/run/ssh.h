@@ -41,8 +41,26 @@ struct ssh_result {
 	int status;                 /* the remote command's exit, 255: ssh's own failure */
 	bool timed_out;             /* stopped at its deadline */
 	bool interrupted;           /* stopped by Ctrl-C */
-	char *out;                  /* stdout and stderr */
+	bool stopped;               /* stopped by its stream's stop() */
+	char *out;                  /* ssh_run: stdout and stderr */
 };
+
+/* Where a command's output goes while it runs (ssh_stream). */
+struct ssh_stream {
+	void (*data)(void *arg, const char *buf, size_t n);    /* buf NUL-terminated */
+	bool (*stop)(void *arg);    /* NULL, or polled: true ends the command */
+	void *arg;
+	bool finishing;             /* Ctrl-C does not stop it (see target.finishing) */
+};
+
+/*
+ * Runs script (sh) on the board with stdin from /dev/null, its stdout and
+ * stderr fed to ops as they come, for at most timeout_s: the command
+ * killed (and *res says why) at the deadline, at Ctrl-C, or when ops->stop
+ * says so. 0 when it ran and exited 0.
+ */
+int ssh_stream(const struct target *t, const char *script, double timeout_s,
+	       const struct ssh_stream *ops, struct ssh_result *res);
 
 /*
  * Runs script (sh) on the board with stdin from /dev/null, for at most
