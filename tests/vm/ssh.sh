@@ -156,3 +156,9 @@ check "Ctrl-C ends the command with 130 (got $rc)" [ "$rc" -eq 130 ]
 check "the board was rebooted into its own kernel" own_kernel
 check "the command says so" grep -q 'in its own kernel' "$res/int.log"
 check "nothing of ours is left on the board after Ctrl-C" nothing_left
+
+# --- arm64: the same path on an arm64 board VM where the arm64 tools are
+# installed (scripts/install-deps --arm64), its TAP numbered on from here
+board_vm stop "$bvm" > /dev/null 2>&1
+# shellcheck source=tests/vm/ssh-arm64.sh
+. "$here/ssh-arm64.sh"
