@@ -64,9 +64,11 @@ int cmd_compare(int argc, char **argv, struct cmb_env *env)
 	}
 	sb_init(&txt);
 	sb_init(&md);
+	ts.no_figures = true;
 	sb_addf(&txt, "cmabench compare\n  A: %s (%s)\n  B: %s (%s)\n\n", ds[0].run_id, argv[first],
 		ds[1].run_id, argv[first + 1]);
-	sb_addf(&md, "# cmabench compare\n\n- A: `%s`\n- B: `%s`\n\n", ds[0].run_id, ds[1].run_id);
+	sb_addf(&md, "# cmabench compare\n\n- A: `%s`\n- B: `%s`\n\nEach set's figures are "
+		"in its own `plots/`, linked from its report.md.\n\n", ds[0].run_id, ds[1].run_id);
 	for (size_t s = 0; s < ds[0].sections.n; s++) {
 		const char *sec = ds[0].sections.v[s];
 		struct report_col *cols;

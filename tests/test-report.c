@@ -71,6 +71,16 @@ static void test_compare_self(void **state)
 			assert_memory_equal(p - 5, "+0.00", 5);
 	/* identical per-run values: q is 1 */
 	assert_non_null(strstr(txt.buf, "(+0.00%, q 1.000)"));
+	/* a report links its figures; compare (no_figures) has none to link */
+	assert_non_null(strstr(md.buf, "](plots/latency-"));
+	sb_free(&md);
+	sb_init(&md);
+	ts.no_figures = true;
+	report_tables(cols, 2, &ts);
+	tables_render(&ts, NULL, &md);
+	tables_free(&ts);
+	assert_non_null(strstr(md.buf, "| p50 (median of run p50s) | lower |"));
+	assert_null(strstr(md.buf, "plots/"));
 	sb_free(&txt);
 	sb_free(&md);
 	dataset_free(&a);

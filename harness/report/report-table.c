@@ -264,13 +264,13 @@ static void render(const struct tables *ts, const struct table *t, struct strbuf
 			sb_add(md, "\n");
 		}
 		sb_add(md, "\n");
-		for (size_t i = 0; i < t->figures.n; i++) {
+		for (size_t i = 0; !ts->no_figures && i < t->figures.n; i++) {
 			const char *tab = strchr(t->figures.v[i], '\t');
 
 			sb_addf(md, "![%.*s](%s)\n", (int)(tab - t->figures.v[i]), t->figures.v[i],
 				tab + 1);
 		}
-		if (t->figures.n)
+		if (t->figures.n && !ts->no_figures)
 			sb_add(md, "\n");
 	}
 	for (size_t i = 0; i < t->nrows; i++) {

@@ -85,6 +85,9 @@ struct tables {
 	size_t nep;
 	struct cellref *refs;
 	size_t nrefs;
+	/* compare: the figures are each results directory's own (its plots/),
+	 * none beside a comparison, so no link to them */
+	bool no_figures;
 };
 
 struct table *tables_add(struct tables *ts, const struct report_col *cols, size_t ncols,
