@@ -177,6 +177,12 @@ static void timers_stopped_or_running(void **state)
 	w.jiffies[2].jiffies += 5000;
 	wd_summary(&w, sum, sizeof(sum));
 	assert_non_null(strstr(sum, "jiffies +5000 in 20.0 s (timers running)"));
+	/* a board's word on its clock (/proc/uptime over ssh) is said instead */
+	w.njiffies = 0;
+	snprintf(w.clock, sizeof(w.clock), "uptime +4.1 s in 4.3 s (timers running)");
+	wd_summary(&w, sum, sizeof(sum));
+	assert_non_null(strstr(sum, "; uptime +4.1 s in 4.3 s (timers running)"));
+	assert_null(strstr(sum, "jiffies"));
 	wd_free(&w);
 }
 

@@ -285,9 +285,15 @@ static void ask_stacks(struct board *b, const char *dir, struct session *s)
 				    "echo w > /proc/sysrq-trigger; sleep 2; cat /proc/uptime";
 	char *path = path_join(dir, "watchdog.txt"), summary[256];
 	struct ssh_result r;
+	double t0 = now_ns() / 1e9;
 	int rc = ssh_run(&b->t, probe, 60, &r);
+	double took = now_ns() / 1e9 - t0, up0, up1;
 	char *text;
 
+	if (!rc && sscanf(r.out, "%lf", &up0) == 1 && strrchr(rtrim(r.out), '\n') &&
+	    sscanf(strrchr(r.out, '\n') + 1, "%lf", &up1) == 1)
+		snprintf(s->wd.clock, sizeof(s->wd.clock), "uptime +%.1f s in %.1f s (timers %s)",
+			 up1 - up0, took, up1 > up0 ? "running" : "stopped");
 	wd_summary(&s->wd, summary, sizeof(summary));
 	text = xasprintf("%s\nsysrq t and w over ssh (their stacks are in console.log's "
 			 "dmesg): %s\nuptime before and after:\n%s\n", summary,

@@ -326,7 +326,9 @@ void wd_summary(const struct watchdog *w, char *buf, size_t len)
 	const struct wd_jiffies *a = &w->jiffies[0], *b = &w->jiffies[w->njiffies ? w->njiffies - 1 : 0];
 	char timers[128] = "jiffies not read";
 
-	if (w->njiffies >= 2 && a->ok && b->ok && b->host_s > a->host_s)
+	if (w->clock[0])
+		snprintf(timers, sizeof(timers), "%s", w->clock);
+	else if (w->njiffies >= 2 && a->ok && b->ok && b->host_s > a->host_s)
 		snprintf(timers, sizeof(timers), "jiffies +%llu in %.1f s (timers %s)",
 			 b->jiffies - a->jiffies, b->host_s - a->host_s,
 			 b->jiffies > a->jiffies ? "running" : "stopped");

@@ -59,6 +59,9 @@ struct watchdog {
 		bool ok;
 	} jiffies[WD_JIFFIES_SAMPLES];
 	int njiffies;
+	/* a board's own word on its clock (its /proc/uptime twice), said in
+	 * place of the jiffies a QEMU monitor reads */
+	char clock[96];
 	struct strbuf log;          /* what the probe did, for the run's watchdog.txt */
 };
 

@@ -135,6 +135,8 @@ r=$dir/runs/vanilla-r1
 check "a stalled run fails the command (exit $rc)" [ "$rc" -ne 0 ]
 check "its run ends as a hang" grep -qx hang "$r/status"
 check "the watchdog asked for the stacks over ssh" grep -q 'sysrq t and w over ssh .*: asked' "$r/watchdog.txt"
+check "and says whether the board's clock runs" \
+	grep -q '; uptime +[0-9.]* s in [0-9.]* s (timers running)' "$r/watchdog.txt"
 check "the stopped fio's stack came back in the kernel's log" \
 	sh -c "sed -n '/cmabench-board: the kernel/,\$p' '$r/console.log' | grep -q 'task:fio .*state:T'"
 check "the board came back in its own kernel after the hang" own_kernel
