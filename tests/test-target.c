@@ -161,6 +161,50 @@ static void arm64_needs_its_device_tree(void **state)
 	free(text);
 }
 
+/* What a board can honour: each key it cannot refused alone, with the file, section and key. */
+static void board_refuses_what_it_cannot_honour(void **state)
+{
+	static const char *const words[] = {
+		"disk = emmc", "arch = arm64", "clock = instructions", "scratch-stall",
+		"memory: 2048 MiB, the board has 988 MiB", "cpus = 4: the board has 2",
+		"scratch = 4096 MiB: 3906 MiB free under /var/tmp"
+	};
+	struct board b = { 0 };
+	struct scenario scn = { .path = "x/t.scn" };
+	struct run_spec ok = { .section = "s", .disk = "host", .arch = arch_find("x86_64"),
+			       .cpus = 1, .scratch = 1ull << 30 };
+	struct strbuf errs = { 0 };
+
+	(void)state;
+	board_facts_parse(good_board, &b.facts);
+	b.arch = arch_find("x86_64");
+	for (int i = -1; i < (int)ARRAY_SIZE(words); i++) {
+		struct run_spec s = ok;
+		struct run r = { .scn = &scn, .spec = &s, .mem_mib = 512 };
+
+		switch (i) {
+		case 0: s.disk = "emmc"; break;
+		case 1: s.arch = arch_find("arm64"); break;
+		case 2: s.clock = CLOCK_INSTRUCTIONS; break;
+		case 3: s.scratch_stall = "begin fio"; break;
+		case 4: r.mem_mib = 2048; break;
+		case 5: s.cpus = 4; break;
+		case 6: s.scratch = 4ull << 30; break;
+		}
+		sb_free(&errs);
+		sb_init(&errs);
+		assert_int_equal(board_check_run(&b, &r, &errs), i < 0 ? 0 : -1);
+		if (i < 0)
+			continue;
+		assert_non_null(strstr(errs.buf, "x/t.scn: [s] "));
+		assert_non_null(strstr(errs.buf, words[i]));
+		/* one refusal, one line */
+		assert_int_equal(strchr(errs.buf, '\n') - errs.buf + 1, (long)errs.len);
+	}
+	sb_free(&errs);
+	board_facts_free(&b.facts);
+}
+
 static void sysrq_off_is_a_warning(void **state)
 {
 	char *text = with("sysrq", "0");
@@ -248,6 +292,7 @@ int main(void)
 		cmocka_unit_test(judges_a_good_board),
 		cmocka_unit_test(names_what_is_missing),
 		cmocka_unit_test(arm64_needs_its_device_tree),
+		cmocka_unit_test(board_refuses_what_it_cannot_honour),
 		cmocka_unit_test(sysrq_off_is_a_warning),
 		cmocka_unit_test(sanitizes_a_board_config),
 		cmocka_unit_test(builds_from_the_board_config),

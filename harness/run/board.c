@@ -214,6 +214,7 @@ int board_check_run(const struct board *b, const struct run *r, struct strbuf *e
 {
 	const struct run_spec *s = r->spec;
 	const char *mem = board_fact(&b->facts, "memtotal_kib"), *cpus = board_fact(&b->facts, "cpus");
+	const char *free_kib = board_fact(&b->facts, "dir_free_kib");
 	size_t before = errs->len;
 
 	if (strcmp(s->disk, "host"))
@@ -235,6 +236,13 @@ int board_check_run(const struct board *b, const struct run *r, struct strbuf *e
 	if (cpus && s->cpus > atol(cpus))
 		sb_addf(errs, "%s: [%s] cpus = %ld: the board has %s\n", r->scn->path, s->section,
 			s->cpus, cpus);
+	/* the scratch files beside the userland (121 MiB, twice while its tar
+	 * unpacks) and the kernels: what target check's 1 GiB rule assumed */
+	if (free_kib && s->scratch / 1024 + BOARD_OURS_KIB > (uint64_t)atoll(free_kib))
+		sb_addf(errs, "%s: [%s] scratch = %llu MiB: %lld MiB free under %s on the board, "
+			"and the userland and kernels need %d MiB beside it\n", r->scn->path,
+			s->section, (unsigned long long)(s->scratch >> 20), atoll(free_kib) / 1024,
+			board_fact(&b->facts, "dir_parent"), BOARD_OURS_KIB / 1024);
 	return errs->len > before ? -1 : 0;
 }
 

@@ -55,6 +55,10 @@ int board_open(struct board *b, const struct cmb_env *env, const char *url,
  * fragments but the arch's QEMU base. Owned by b.
  */
 const struct kvariant *board_variant(struct board *b, const struct kvariant *v);
+/* What of ours sits beside a run's scratch files on the board: the
+ * userland (about 121 MiB, twice while it unpacks) and the kernels. */
+#define BOARD_OURS_KIB (512 * 1024)
+
 /* Whether the board can honour run r's keys: -1 with the file and key in errs. */
 int board_check_run(const struct board *b, const struct run *r, struct strbuf *errs);
 /* The guest userland for the board: image (ext4) unpacked to a tar. */
