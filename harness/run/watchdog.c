@@ -169,7 +169,8 @@ static void ring_words(struct watchdog *w, struct qmp *q, const char *st)
  * QEMU's side of each virtio-blk queue (HMP "info virtio-queue-status"): a
  * guest waiting on I/O whose requests QEMU has completed (used_idx caught
  * up with last_avail_idx) missed their interrupt; requests still between
- * the two are in QEMU's block layer.
+ * the two are in QEMU's block layer. Then the local APIC's state (HMP
+ * "info lapic"): whether such an interrupt is pending or in service.
  */
 static void virtio_state(struct watchdog *w, struct qmp *q, uint64_t now)
 {
@@ -198,6 +199,17 @@ static void virtio_state(struct watchdog *w, struct qmp *q, uint64_t now)
 			sb_addf(&w->log, "  %s\n", l);
 		}
 		free(st);
+	}
+	free(list);
+	/* completions QEMU made with no interrupt taken: is a vector pending
+	 * (IRR) or in service (ISR) on the vCPU's local APIC? (x86 only) */
+	list = qmp_hmp(q, "info lapic", -1);
+	sb_addf(&w->log, "lapic at +%.1f s:\n", (now - w->silent_at) / 1e9);
+	for (char *l = list, *n; l && *l; l = n) {
+		n = strchr(l, '\n');
+		if (n)
+			*n++ = '\0';
+		sb_addf(&w->log, "  %s\n", l);
 	}
 	free(list);
 }
