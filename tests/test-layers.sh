@@ -20,7 +20,7 @@ bad() {
 		[ -e "$f" ] || continue
 		sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
 			case "$inc" in
-			config.h | ../*) continue ;;
+			config.h | source-version.h | ../*) continue ;;
 			*/*) d=${inc%%/*} ;;
 			*) d=. ;;
 			esac
@@ -51,7 +51,7 @@ edges() {
 		from=${f#"$h"/}
 		echo "$from $from"
 		sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
-			case "$inc" in config.h | ../*) ;; *) echo "$from $inc" ;; esac
+			case "$inc" in config.h | source-version.h | ../*) ;; *) echo "$from $inc" ;; esac
 		done
 	done
 }

@@ -6,6 +6,7 @@
  * (runner_finish).
  */
 #include "config.h"
+#include "source-version.h"
 #include "run/runner.h"
 #include "dataset/dataset.h"
 #include "lib/cache.h"
@@ -252,16 +253,30 @@ static void qemu_version(struct run_ctx *ctx)
 		ctx->qemu_version = xstrdup("unknown");
 }
 
-/* The harness's source as git names it (a commit, -dirty with local
- * changes): which cmabench made a result. Without git: the package version. */
+/*
+ * Which cmabench made a result: the source the binary was built from
+ * (source-version.h: git describe at build time). A source tree that has
+ * moved on since (a commit or an edit without make, or a copy of a build
+ * tree, whose compiled-in source directory is another checkout's) is said
+ * and recorded beside it (cmabench_tree), never in its place.
+ */
 static void source_version(struct run_ctx *ctx)
 {
+	char *git = path_join(ctx->env->srcdir, ".git");
 	char *argv[] = { "git", "-C", (char *)ctx->env->srcdir, "describe", "--always", "--dirty",
 			 "--abbrev=12", NULL };
 
-	ctx->source_version = cmd_first_line(argv);
-	if (!ctx->source_version)
-		ctx->source_version = xstrdup(PACKAGE_VERSION);
+	ctx->source_version = xstrdup(CMB_SOURCE_VERSION);
+	ctx->tree_version = path_exists(git) ? cmd_first_line(argv) : NULL;
+	if (ctx->tree_version && !strcmp(ctx->tree_version, ctx->source_version)) {
+		free(ctx->tree_version);
+		ctx->tree_version = NULL;
+	}
+	if (ctx->tree_version)
+		printf("[cmabench] built from %s, but the source tree %s is at %s now: `make` "
+		       "rebuilds it (both are recorded)\n", ctx->source_version, ctx->env->srcdir,
+		       ctx->tree_version);
+	free(git);
 }
 
 void runner_accel(struct run_ctx *ctx)
@@ -489,6 +504,8 @@ static void meta_host(const struct one_run *o, const char *started, const char *
 		 : ctx->qemu_versions[o->ai] ? ctx->qemu_versions[o->ai] : ctx->qemu_version);
 	json_object_object_add(m, "results_schema", json_object_new_int(RUN_RESULTS_SCHEMA));
 	meta_str(m, "cmabench_source", ctx->source_version ? ctx->source_version : "unknown");
+	if (ctx->tree_version)
+		meta_str(m, "cmabench_tree", ctx->tree_version);
 	if (image)
 		meta_str(m, "root_image", strrchr(image, '/') ? strrchr(image, '/') + 1 : image);
 	meta_str(m, "accelerator", o->accel);
@@ -906,6 +923,7 @@ void runner_free(struct run_ctx *ctx)
 	free(ctx->accel_reason);
 	free(ctx->qemu_version);
 	free(ctx->source_version);
+	free(ctx->tree_version);
 	free(ctx->results_root);
 	free(ctx->run_id);
 	free(ctx->tmpdir);

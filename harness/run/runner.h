@@ -51,7 +51,8 @@ struct run_ctx {
 	char *accel_reason;
 	char *qemu_version;         /* of the first arch the plan uses (top-level metadata) */
 	char *qemu_versions[RUNNER_MAX_ARCHES]; /* by arch */
-	char *source_version;       /* git describe of the harness's source */
+	char *source_version;       /* git describe of the source the binary was built from */
+	char *tree_version;         /* the source tree's now, when it differs; else NULL */
 	char *results_root;
 	char *run_id;
 	char *tmpdir;
