@@ -41,13 +41,15 @@ check "target check passes on the arm64 board VM (exit $rc)" [ "$rc" -eq 0 ]
 check "it found the board's device tree" sh -c 'echo "$1" | grep -q "^  ok *device tree "' _ "$out"
 
 # --- a CMA and a GCMA run of a tiny sweep, the areas in the board's tree
-"$CMABENCH" run --target ssh://board --ssh-config "$bvm64/ssh_config" --results "$res" \
+# its own results root: ssh.sh, which sources this, has a latency-sweep of its own in $res
+mkdir -p "$res/arm64"
+"$CMABENCH" run --target ssh://board --ssh-config "$bvm64/ssh_config" --results "$res/arm64" \
 	--only cma,gcma --set arch=arm64 --set repeat=1 --set alloc-count=1 \
 	--set alloc-pages=1,512 --set fio-size=128M --set warmup=2s latency-sweep \
 	> "$res/sweep64.log" 2>&1
 rc=$?
 sed 's/^/# /' "$res/sweep64.log" | tail -n 10
-dir=$(first "$res"/latency-sweep-*)
+dir=$(first "$res"/arm64/latency-sweep-*)
 check "the arm64 sweep through --target succeeded (exit $rc)" [ "$rc" -eq 0 ]
 for s in cma gcma; do
 	r=$dir/runs/$s-r1

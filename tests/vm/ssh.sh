@@ -122,6 +122,13 @@ while [ $i -lt 600 ] && ! grep -qs 'begin fio' "$res"/.tmp-*/runs/vanilla-r1/con
 	sleep 1
 	i=$((i + 1))
 done
+# the step line comes before fio's exec: wait for the fio process itself
+# (else fio starts after the others are stopped, and its stack is not a T)
+i=0
+while [ $i -lt 60 ] && ! on_board 'grep -qx fio /proc/[0-9]*/comm' 2> /dev/null; do
+	sleep 1
+	i=$((i + 1))
+done
 # shellcheck disable=SC2016 # the board's shell expands them
 on_board 'for p in /proc/[0-9]*; do
 	case $(readlink $p/root) in /var/tmp/cmabench/*/root) kill -STOP ${p#/proc/} ;; esac
