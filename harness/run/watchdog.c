@@ -165,6 +165,16 @@ static void ring_words(struct watchdog *w, struct qmp *q, const char *st)
 		guest_u16(q, used), guest_u16(q, used + 2), guest_u16(q, used + 4 + 8 * num));
 }
 
+/* A monitor's answer into the log, each line indented (NULL: nothing). */
+static void log_indented(struct watchdog *w, const char *text)
+{
+	for (const char *l = text, *n; l && *l; l = n) {
+		n = strchr(l, '\n');
+		sb_addf(&w->log, "  %.*s\n", (int)(n ? n - l : (long)strlen(l)), l);
+		n = n ? n + 1 : NULL;
+	}
+}
+
 /*
  * QEMU's side of each virtio-blk queue (HMP "info virtio-queue-status"): a
  * guest waiting on I/O whose requests QEMU has completed (used_idx caught
@@ -192,12 +202,7 @@ static void virtio_state(struct watchdog *w, struct qmp *q, uint64_t now)
 		st = qmp_hmp(q, cmd, -1);
 		sb_addf(&w->log, "virtio at +%.1f s: %s queue 0:\n", (now - w->silent_at) / 1e9, path);
 		ring_words(w, q, st);
-		for (char *l = st, *n; l && *l; l = n) {
-			n = strchr(l, '\n');
-			if (n)
-				*n++ = '\0';
-			sb_addf(&w->log, "  %s\n", l);
-		}
+		log_indented(w, st);
 		free(st);
 	}
 	free(list);
@@ -205,12 +210,7 @@ static void virtio_state(struct watchdog *w, struct qmp *q, uint64_t now)
 	 * (IRR) or in service (ISR) on the vCPU's local APIC? (x86 only) */
 	list = qmp_hmp(q, "info lapic", -1);
 	sb_addf(&w->log, "lapic at +%.1f s:\n", (now - w->silent_at) / 1e9);
-	for (char *l = list, *n; l && *l; l = n) {
-		n = strchr(l, '\n');
-		if (n)
-			*n++ = '\0';
-		sb_addf(&w->log, "  %s\n", l);
-	}
+	log_indented(w, list);
 	free(list);
 }
 

@@ -50,6 +50,20 @@ mkdir -p "$res/arm64"
 rc=$?
 sed 's/^/# /' "$res/sweep64.log" | tail -n 10
 dir=$(first "$res"/arm64/latency-sweep-*)
+# node_has DTS NODE WORDS...: the /reserved-memory child NODE of the
+# decompiled tree DTS has every one of WORDS (a missing node has none)
+node_has() {
+	_nh_f=$1 _nh_n=$2
+	shift 2
+	awk "/^\t\t$_nh_n \{/,/\};/" "$_nh_f" > "$res/node.txt" 2> /dev/null || return 1
+	for _nh_w in "$@"; do
+		grep -qF "$_nh_w" "$res/node.txt" || return 1
+	done
+}
+# node_lacks DTS NODE WORD: that node is there, reusable, without WORD
+node_lacks() {
+	node_has "$1" "$2" 'reusable;' && ! grep -qF "$3" "$res/node.txt"
+}
 check "the arm64 sweep through --target succeeded (exit $rc)" [ "$rc" -eq 0 ]
 for s in cma gcma; do
 	r=$dir/runs/$s-r1
@@ -59,9 +73,7 @@ for s in cma gcma; do
 	sizes=$(awk -F, 'NR > 1 && $6 == 1 { printf "%s ", $3 }' "$r/alloc.csv" 2>/dev/null)
 	check "$s: one successful request per size (got: $sizes)" [ "$sizes" = "1 512 " ]
 	check "$s: the run's tree is kept, its area node a reusable shared-dma-pool" \
-		sh -c "awk '/^\t\t$node \{/,/\};/' '$r/devicetree.dts' |
-			grep -q 'compatible = \"shared-dma-pool\"' &&
-			awk '/^\t\t$node \{/,/\};/' '$r/devicetree.dts' | grep -q 'reusable;'"
+		node_has "$r/devicetree.dts" "$node" 'compatible = "shared-dma-pool"' 'reusable;'
 	check "$s: the tree is the board's own (its virtio-mmio or PCI nodes kept)" \
 		grep -qE 'virtio_mmio@|pcie@' "$r/devicetree.dts"
 	check "$s: no area on the command line" \
@@ -72,13 +84,10 @@ for s in cma gcma; do
 	check "$s: the board came back in its own kernel" \
 		grep -q '"board_returned_to"' "$r/metadata.json"
 done
-check "gcma: its node has guarantee" \
-	sh -c "awk '/^\t\tgcma \{/,/\};/' '$dir/runs/gcma-r1/devicetree.dts' | grep -q 'guarantee;'"
+check "gcma: its node has guarantee" node_has "$dir/runs/gcma-r1/devicetree.dts" gcma 'guarantee;'
 check "gcma: the tree's area registered as a cleancache backend" \
 	grep -q "cleancache: registered 'gcma' backend" "$dir/runs/gcma-r1/console.log"
-check "cma: its node has no guarantee" \
-	sh -c "awk '/^\t\treserved \{/,/\};/' '$dir/runs/cma-r1/devicetree.dts' | grep -q 'reusable;' &&
-		! awk '/^\t\treserved \{/,/\};/' '$dir/runs/cma-r1/devicetree.dts' | grep -q guarantee"
+check "cma: its node has no guarantee" node_lacks "$dir/runs/cma-r1/devicetree.dts" reserved guarantee
 check "the arm64 board runs its own kernel again" \
 	sh -c "! ssh -F '$bvm64/ssh_config' board cat /proc/cmdline | grep -q cmabench.run"
 check "nothing of ours is left on the arm64 board" \
