@@ -75,6 +75,8 @@ struct vm_result {
 };
 
 /* The QEMU argv for c (caller frees with sl_free). */
+/* Does this TCG guest need a second possible vCPU to keep its barriers (vm.c)? */
+bool tcg_barriers_need_smp(const struct vm_config *c);
 void vm_argv(const struct vm_config *c, struct strlist *argv);
 int vm_run(const struct vm_config *c, struct vm_result *r);
 const char *vm_status_name(enum vm_status s);
