@@ -38,8 +38,8 @@ const char *vm_status_name(enum vm_status s)
  * guest's store of used_event and its load of used->idx reorder on the host
  * against QEMU's completion thread (store buffering), each side misses the
  * other, and a 1-vCPU guest waits forever on a request QEMU has completed
- * (issue 42's hang, vanilla and gcma alike). A second possible vCPU, never
- * brought up, makes QEMU keep the barriers. -icount runs every vCPU in one
+ * (issue 42's hang, vanilla and gcma alike). maxcpus=2 makes QEMU keep
+ * them; the guest still counts one CPU. -icount runs every vCPU in one
  * round-robin thread, which elides them whatever the count: not mended
  * here (docs/scenarios.md).
  */

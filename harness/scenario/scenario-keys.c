@@ -64,8 +64,8 @@ static const struct key_def keys[] = {
 	{ "memory", K_MEMORY, T_SIZE, OFF(memory), .def = "512M",
 	  .help = "guest RAM" },
 	{ "cpus", K_CPUS, T_LONG, OFF(cpus), .def = "1", .min = 1, .max = 16,
-	  .help = "guest vCPUs; under TCG one vCPU is started as `-smp 1,maxcpus=2` (a second "
-		  "possible vCPU, never brought up) so that QEMU before 8.1 keeps the guest's memory "
+	  .help = "guest vCPUs; under TCG one vCPU is started as `-smp 1,maxcpus=2` (QEMU's bound "
+		  "only: the guest still counts one CPU, nr_cpu_ids=1) so that QEMU before 8.1 keeps the guest's memory "
 		  "barriers (below: issue 42's hang)" },
 	{ "timeout", K_TIMEOUT, T_DURATION0, OFF(timeout_key), .def = "0",
 	  .help = "wall-clock limit of one VM run, a safety net for a hung guest: on expiry the "
