@@ -95,6 +95,8 @@ static char *history_key(const struct run_ctx *ctx, const struct cmb_arch *a, bo
 {
 	unsigned int ai = arch_index(a);
 	const char *accel = icount ? "tcg-icount" : arch_native(a) ? likely_accel(ctx) : "tcg";
+	/* the measuring guest's -smp (vm.c): with QEMU's barriers kept, a key of its own */
+	struct vm_config measuring = { .accel = accel, .icount = icount, .cpus = 1 };
 	char *qv = ctx->qemu_versions[ai] ? xstrdup(ctx->qemu_versions[ai])
 		 : ctx->qemu_version ? xstrdup(ctx->qemu_version) : NULL;
 	char *key;
@@ -107,6 +109,8 @@ static char *history_key(const struct run_ctx *ctx, const struct cmb_arch *a, bo
 		if (!qv)
 			qv = xstrdup("unknown");
 	}
+	if (tcg_barriers_need_smp(&measuring))
+		accel = "tcg-maxcpus2";
 	key = a == arch_default() ? xasprintf("copy-slowdown.%s.%s", accel, qv)
 				  : xasprintf("copy-slowdown.%s.%s.%s", a->name, accel, qv);
 	for (char *p = key; *p; p++)
