@@ -163,7 +163,7 @@ int elf_closure(const char *root, const char *prog, const char *const dirs[],
 		char *host = root_resolve(root, todo.v[t]);
 
 		if (!host) {
-			sb_addf(errs, "%s%s: no such file in the arm64 userland\n", root, todo.v[t]);
+			sb_addf(errs, "%s: no such file under %s\n", todo.v[t], *root ? root : "/");
 			rc = -1;
 			continue;
 		}
