@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,6 +187,38 @@ static void timers_stopped_or_running(void **state)
 	wd_free(&w);
 }
 
+/*
+ * The ring of issue 42's hang (results/bench/hang-20261207-180708): QEMU
+ * done with every request, the guest's used_event a ring behind; an idle
+ * healthy queue, one with a request still in QEMU, one the guest has not
+ * consumed yet with its event ahead, and the 16-bit wrap.
+ */
+static void lost_interrupt_from_the_ring(void **state)
+{
+	struct watchdog w;
+	char sum[320];
+
+	(void)state;
+	assert_true(virtq_lost_irq(32508, 32508, 32252, 0));
+	assert_false(virtq_lost_irq(226, 226, 226, 0));
+	assert_false(virtq_lost_irq(32508, 32500, 32252, 8));
+	assert_false(virtq_lost_irq(32510, 32508, 32508, 2));
+	assert_true(virtq_lost_irq(3, 3, 65535, 0));
+	assert_false(virtq_lost_irq(0, 0, 0, 0));
+	started(&w);
+	lost_irq_note(w.lost_irq, sizeof(w.lost_irq),
+		      "/machine/peripheral-anon/device[2]/virtio-backend", 32508, 32252);
+	assert_string_equal(w.lost_irq, "lost virtio interrupt on device[2]: every request done "
+			    "(used.idx 32508), the guest's used_event 32252 already passed");
+	w.njiffies = 2;
+	w.jiffies[0] = (struct wd_jiffies){ 0.0, 4294917782ull, true };
+	w.jiffies[1] = (struct wd_jiffies){ 6.7, 4294919432ull, true };
+	wd_summary(&w, sum, sizeof(sum));
+	assert_non_null(strstr(sum, "(timers running); lost virtio interrupt on device[2]: "));
+	assert_non_null(strstr(sum, "used_event 32252 already passed"));
+	wd_free(&w);
+}
+
 static void jiffies_address_from_system_map(void **state)
 {
 	char *map = xasprintf("%s/hangdump/System.map", TEST_DATA);
@@ -207,6 +240,7 @@ int main(void)
 		cmocka_unit_test(probe_without_qemu_ends_and_says_why),
 		cmocka_unit_test(probe_resends_until_answered),
 		cmocka_unit_test(timers_stopped_or_running),
+		cmocka_unit_test(lost_interrupt_from_the_ring),
 		cmocka_unit_test(jiffies_address_from_system_map),
 	};
 

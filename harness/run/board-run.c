@@ -283,7 +283,7 @@ static void ask_stacks(struct board *b, const char *dir, struct session *s)
 	static const char probe[] = "cat /proc/uptime; echo 1 > /proc/sys/kernel/sysrq; "
 				    "echo t > /proc/sysrq-trigger; sleep 2; "
 				    "echo w > /proc/sysrq-trigger; sleep 2; cat /proc/uptime";
-	char *path = path_join(dir, "watchdog.txt"), summary[256];
+	char *path = path_join(dir, "watchdog.txt"), summary[320];
 	struct ssh_result r;
 	double t0 = now_ns() / 1e9;
 	int rc = ssh_run(&b->t, probe, 60, &r);

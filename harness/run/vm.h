@@ -70,7 +70,7 @@ struct vm_result {
 	int warnings;
 	char problem[256];          /* first panic/oops line */
 	char hang[512];             /* on timeout or hang: where each vCPU was, or "" */
-	char silence[256];          /* on hang: the watchdog's summary (watchdog.h) */
+	char silence[320];          /* on hang: the watchdog's summary (watchdog.h) */
 	int qemu_exit;
 };
 

@@ -152,17 +152,44 @@ static uint64_t status_field(const char *st, const char *name)
  * (used_event: where the guest asked to be interrupted; avail_event: where
  * QEMU asked to be kicked).
  */
-static void ring_words(struct watchdog *w, struct qmp *q, const char *st)
+static void ring_words(struct watchdog *w, struct qmp *q, const char *path, const char *st)
 {
 	uint64_t num = status_field(st, "num"), avail = status_field(st, "avail");
 	uint64_t used = status_field(st, "used");
+	long avail_idx, used_event, used_idx;
 
 	if (!num || !avail || !used)
 		return;
+	avail_idx = guest_u16(q, avail + 2);
+	used_event = guest_u16(q, avail + 4 + 2 * num);
+	used_idx = guest_u16(q, used + 2);
 	sb_addf(&w->log, "  guest memory: avail.flags %ld avail.idx %ld used_event %ld; "
 		"used.flags %ld used.idx %ld avail_event %ld\n",
-		guest_u16(q, avail), guest_u16(q, avail + 2), guest_u16(q, avail + 4 + 2 * num),
-		guest_u16(q, used), guest_u16(q, used + 2), guest_u16(q, used + 4 + 8 * num));
+		guest_u16(q, avail), avail_idx, used_event,
+		guest_u16(q, used), used_idx, guest_u16(q, used + 4 + 8 * num));
+	if (!w->lost_irq[0] && avail_idx >= 0 && used_event >= 0 && used_idx >= 0 &&
+	    virtq_lost_irq(avail_idx, used_idx, used_event, status_field(st, "inuse")))
+		lost_irq_note(w->lost_irq, sizeof(w->lost_irq), path, used_idx, used_event);
+}
+
+bool virtq_lost_irq(unsigned int avail_idx, unsigned int used_idx, unsigned int used_event,
+		    unsigned long inuse)
+{
+	return !inuse && avail_idx == used_idx && (uint16_t)(used_idx - used_event) != 0;
+}
+
+/* "device[2]: ..." from QEMU's path /machine/peripheral-anon/device[2]/virtio-backend */
+void lost_irq_note(char *buf, size_t len, const char *path, long used_idx, long used_event)
+{
+	const char *end = strstr(path, "/virtio-backend"), *start;
+
+	if (!end)
+		end = path + strlen(path);
+	for (start = end; start > path && start[-1] != '/'; start--)
+		;
+	snprintf(buf, len, "lost virtio interrupt on %.*s: every request done (used.idx %ld), "
+		 "the guest's used_event %ld already passed", (int)(end - start), start, used_idx,
+		 used_event);
 }
 
 /* A monitor's answer into the log, each line indented (NULL: nothing). */
@@ -201,7 +228,7 @@ static void virtio_state(struct watchdog *w, struct qmp *q, uint64_t now)
 		snprintf(cmd, sizeof(cmd), "info virtio-queue-status %s 0", path);
 		st = qmp_hmp(q, cmd, -1);
 		sb_addf(&w->log, "virtio at +%.1f s: %s queue 0:\n", (now - w->silent_at) / 1e9, path);
-		ring_words(w, q, st);
+		ring_words(w, q, path, st);
 		log_indented(w, st);
 		free(st);
 	}
@@ -344,8 +371,8 @@ void wd_summary(const struct watchdog *w, char *buf, size_t len)
 		snprintf(timers, sizeof(timers), "jiffies +%llu in %.1f s (timers %s)",
 			 b->jiffies - a->jiffies, b->host_s - a->host_s,
 			 b->jiffies > a->jiffies ? "running" : "stopped");
-	snprintf(buf, len, "no progress for %.0f s (last: %.60s); %s", w->silence_s,
-		 w->last_what, timers);
+	snprintf(buf, len, "no progress for %.0f s (last: %.60s); %s%s%s", w->silence_s,
+		 w->last_what, timers, w->lost_irq[0] ? "; " : "", w->lost_irq);
 }
 
 uint64_t sysmap_symbol(const char *sysmap, const char *name)

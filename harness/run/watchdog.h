@@ -62,6 +62,8 @@ struct watchdog {
 	/* a board's own word on its clock (its /proc/uptime twice), said in
 	 * place of the jiffies a QEMU monitor reads */
 	char clock[96];
+	/* a virtio queue whose completions can raise no interrupt (the first found) */
+	char lost_irq[160];
 	struct strbuf log;          /* what the probe did, for the run's watchdog.txt */
 };
 
@@ -93,6 +95,16 @@ struct wd_guest {
 bool wd_probe(struct watchdog *w, const struct wd_guest *g, uint64_t now, uint64_t last_output);
 /* One line for the log and metadata: the silence, what came last, the jiffies. */
 void wd_summary(const struct watchdog *w, char *buf, size_t len);
+
+/*
+ * A split virtqueue whose every request QEMU has completed (inuse 0,
+ * used.idx = avail.idx) while the guest's used_event lags: the guest asked
+ * for an interrupt at a completion already past, so none will come.
+ */
+bool virtq_lost_irq(unsigned int avail_idx, unsigned int used_idx, unsigned int used_event,
+		    unsigned long inuse);
+/* The summary's words for it, naming the device of QEMU's path. */
+void lost_irq_note(char *buf, size_t len, const char *path, long used_idx, long used_event);
 
 /* The address of a data symbol of a System.map (e.g. jiffies_64), 0 if absent. */
 uint64_t sysmap_symbol(const char *sysmap, const char *name);

@@ -90,7 +90,9 @@ static const struct key_def keys[] = {
 		  "as at `timeout`, and the run ends as `hang`, `partial`, rows kept, within 2 "
 		  "minutes of its last progress; what the watchdog did is in the run's "
 		  "`watchdog.txt` (with each virtio-blk queue's state from both sides, QEMU's "
-		  "and the guest's ring indexes, and the vCPU's local APIC), the stacks in its "
+		  "and the guest's ring indexes, and the vCPU's local APIC; a queue QEMU has "
+		  "emptied whose interrupt the guest still awaits is named in the summary as a "
+		  "lost virtio interrupt), the stacks in its "
 		  "`console.log`. Each step beats every 20 s "
 		  "(`workloads/guest/heartbeat.c`, one sleeping process, the same in every "
 		  "set-up). `0`: no watchdog, only `timeout`" },
