@@ -13,6 +13,16 @@ first() { for _f in "$@"; do [ -e "$_f" ] && { echo "$_f"; return 0; }; done; re
 count() { _c=0; for _f in "$@"; do [ -e "$_f" ] && _c=$((_c + 1)); done; echo "$_c"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 
+# run_said RUN: nothing for a run that ended ok, else "; the run: STATUS"
+# and the watchdog's summary: for a failing check's description, which CI
+# shows when the run's directory is gone with the test's temporary root
+run_said() {
+	_rs=$(cat "$1/status" 2>/dev/null || echo "no status")
+	[ "$_rs" = ok ] && return 0
+	_rw=$(sed -n 's/.*"silence": *"\([^"]*\)".*/\1/p' "$1/metadata.json" 2>/dev/null | head -n 1)
+	echo "; the run: $_rs${_rw:+: $_rw}"
+}
+
 # vm_test: a VM test's start: CMABENCH from make check, and $res, a
 # temporary results directory removed on exit (a test that sources another
 # keeps the one it made).

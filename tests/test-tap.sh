@@ -1,6 +1,6 @@
 #!/bin/sh
 # Unit test of tests/tap.sh's helpers for the VM tests: csv_rows (columns
-# by name) and vm_test (the temporary results directory). Prints TAP.
+# by name), vm_test (the temporary results directory) and run_said. Prints TAP.
 here=$(dirname "$0")
 # shellcheck source=tests/tap.sh
 . "$here/tap.sh"
@@ -23,3 +23,12 @@ check "vm_test makes a results directory and removes it on exit" \
 check "(and it is gone)" sh -c "[ -s '$t/res' ] && [ ! -d \"\$(cat '$t/res')\" ]"
 check "vm_test keeps a results directory a sourcing test made" \
 	sh -c "CMABENCH=x; res='$t/keep'; . '$here/tap.sh'; vm_test; [ \"\$res\" = '$t/keep' ]"
+mkdir -p "$t/ok" "$t/hang" "$t/none"
+echo ok > "$t/ok/status"
+echo hang > "$t/hang/status"
+printf '{\n  "status":"hang",\n  "silence":"no progress for 60 s (last: x); jiffies +1650 in 6.7 s (timers running)",\n}\n' \
+	> "$t/hang/metadata.json"
+check "run_said says nothing of a run that ended ok" [ -z "$(run_said "$t/ok")" ]
+check "run_said gives a hung run's status and the watchdog's summary" \
+	[ "$(run_said "$t/hang")" = "; the run: hang: no progress for 60 s (last: x); jiffies +1650 in 6.7 s (timers running)" ]
+check "run_said names a run with no status" [ "$(run_said "$t/none")" = "; the run: no status" ]

@@ -69,7 +69,7 @@ for r in vanilla vanilla-1cpu lru none lru-1cpu none-1cpu; do
 	echo "# $r dio-window: $w"
 	sed 's/^/# /' "$run/dio-window.err" 2>/dev/null | head -n 3
 	wr=$(echo "$w" | sed -n 's/.* window_reads=\([0-9]*\).*/\1/p')
-	check "$r: dio-window ran 5 rounds and read while the O_DIRECT writes ran (${wr:-0} reads)" \
+	check "$r: dio-window ran 5 rounds and read while the O_DIRECT writes ran (${wr:-0} reads$(run_said "$run"))" \
 		sh -c "echo '$w' | grep -q ' rounds=5 ' && [ ${wr:-0} -gt 0 ]"
 	check "$r: dio-window: no stale, damaged or failed read" \
 		sh -c "echo '$w' | grep -q ' stale=0 corrupt=0 errors=0'"
@@ -84,7 +84,7 @@ for r in vanilla vanilla-1cpu lru none lru-1cpu none-1cpu; do
 	reads=$(echo "$line" | sed -n 's/.* reads=\([0-9]*\).*/\1/p')
 	dio=$(echo "$line" | sed -n 's/.* dio_writes=\([0-9]*\).*/\1/p')
 	buf=$(echo "$line" | sed -n 's/.* buffered_writes=\([0-9]*\).*/\1/p')
-	check "$r: the race ran (reads ${reads:-0}, O_DIRECT writes ${dio:-0}, buffered writes ${buf:-0})" \
+	check "$r: the race ran (reads ${reads:-0}, O_DIRECT writes ${dio:-0}, buffered writes ${buf:-0}$(run_said "$run"))" \
 		sh -c "[ ${reads:-0} -gt 0 ] && [ ${dio:-0} -gt 0 ] && [ ${buf:-0} -gt 0 ]"
 	check "$r: no stale, corrupt or failed read or write" \
 		sh -c "echo '$line' | grep -q ' stale=0 corrupt=0 errors=0'"
