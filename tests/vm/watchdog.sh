@@ -63,6 +63,8 @@ check "three jiffies samples, and the timers ran (the reader waits on I/O, not a
 	sh -c "[ \$(grep -c '^jiffies at .*: [0-9]' '$run/watchdog.txt') -eq 3 ] && grep -q 'timers running' '$run/watchdog.txt'"
 check "QEMU's side of the stalled disk: requests in flight in its block layer (virtio inuse > 0)" \
 	grep -qE '^    inuse: +[1-9]' "$run/watchdog.txt"
+check "... which the summary does not call a lost interrupt (QEMU still holds them)" \
+	sh -c "grep -q '\"silence\":\"no progress' '$run/metadata.json' && ! grep -q 'lost virtio interrupt' '$run/metadata.json'"
 check "the log names the hang and where its stacks are" grep -q "stall/stall-r1: no progress for 60 s" "$res/run.log"
 check "the vCPUs were sampled before the kill" grep -q '^# summary: cpu0 ' "$run/hang.txt"
 check "the next run went on and completed" grep -qx ok "$dir/runs/after-r1/status"
